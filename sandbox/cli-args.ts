@@ -1,0 +1,65 @@
+export interface SandboxArgs {
+  port: number;
+  host: string;
+  data?: string;
+  training: boolean;
+  help: boolean;
+}
+
+export const SANDBOX_USAGE = `Usage: npm run sandbox -- --port N [--data FILE] [--host ADDRESS]
+
+  --port N        TCP port on 127.0.0.1 (0 picks a free port)
+  --data FILE     keep state in this SQLite file (survives restarts); default: memory
+  --host ADDRESS  bind address (default 127.0.0.1)
+  --training      create a training seller at start and print its ids
+  --help          this text
+`;
+
+/** Flags in, a clear error out (bad input gets a clear error: developers' guide). */
+export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs } | { ok: false; error: string } {
+  const args: SandboxArgs = { port: 0, host: '127.0.0.1', training: false, help: false };
+  let portSeen = false;
+  for (let i = 0; i < argv.length; i += 1) {
+    const flag = argv[i] as string;
+    const [name, inline] = flag.startsWith('--') && flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const value = (): string | null => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) return null;
+      i += 1;
+      return next;
+    };
+    switch (name) {
+      case '--port': {
+        const v = value();
+        if (v === null || !/^\d+$/.test(v) || Number(v) > 65535) return { ok: false, error: `--port needs a number from 0 to 65535, got ${v ?? 'nothing'}` };
+        args.port = Number(v);
+        portSeen = true;
+        break;
+      }
+      case '--data': {
+        const v = value();
+        if (!v) return { ok: false, error: '--data needs a file path' };
+        args.data = v;
+        break;
+      }
+      case '--host': {
+        const v = value();
+        if (!v) return { ok: false, error: '--host needs an address' };
+        args.host = v;
+        break;
+      }
+      case '--training':
+        args.training = true;
+        break;
+      case '--help':
+      case '-h':
+        args.help = true;
+        break;
+      default:
+        return { ok: false, error: `unknown flag ${flag}` };
+    }
+  }
+  if (!portSeen && !args.help && !args.training) return { ok: false, error: '--port is required (use 0 for a free port)' };
+  return { ok: true, args };
+}

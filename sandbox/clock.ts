@@ -1,0 +1,48 @@
+/** Anything that expires, schedules or signs a timestamp takes a clock (style guide 7). Milliseconds since the epoch. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  #now: number;
+  constructor(start: number | Date = Date.UTC(2026, 0, 15, 12, 0, 0)) {
+    this.#now = typeof start === 'number' ? start : start.getTime();
+  }
+  now(): number {
+    return this.#now;
+  }
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
+
+/**
+ * The sandbox's own time: a base clock plus the offset that POST /sandbox/clock adds. Expiries, code validity, the
+ * idempotency window, refund processing, notification retries and the refund window all read this clock.
+ */
+export class SandboxClock implements Clock {
+  #offsetMs: number;
+  constructor(
+    private readonly base: Clock,
+    offsetMs = 0,
+  ) {
+    this.#offsetMs = offsetMs;
+  }
+  now(): number {
+    return this.base.now() + this.#offsetMs;
+  }
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+  advance(ms: number): void {
+    this.#offsetMs += ms;
+  }
+}
+
+export function isoTimestamp(ms: number): string {
+  // platform-facts: yyyy-MM-ddTHH:mm:ss.sssZ, which is exactly Date#toISOString for years 0000–9999.
+  return new Date(ms).toISOString();
+}

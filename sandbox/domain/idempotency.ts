@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import type { SandboxState } from '../state.ts';
+
+const WINDOW_MS = 24 * 3600 * 1000; // seed 8: idempotency key reuse window 24 hours
+
+export type IdempotencyLookup =
+  | { kind: 'new' }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'conflict' };
+
+/**
+ * seed 4.3 / 7.3: the same key with the same request within 24 h returns the first response again and creates
+ * nothing; the same key with another request is idempotency_key_already_used. Keys are scoped to the seller, and
+ * only successful responses are remembered, so a request refused for a passing reason (a locked order) can be retried.
+ */
+export class IdempotencyStore {
+  constructor(
+    private readonly state: SandboxState,
+    private readonly clock: Clock,
+  ) {}
+
+  static fingerprint(method: string, path: string, canonicalBody: string): string {
+    return createHash('sha256').update(`${method} ${path}\n${canonicalBody}`).digest('hex');
+  }
+
+  lookup(userId: string, key: string, fingerprint: string): IdempotencyLookup {
+    const record = this.state.idempotency.get(`${userId}:${key}`);
+    if (!record || record.created_at + WINDOW_MS <= this.clock.now()) return { kind: 'new' };
+    if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
+    return { kind: 'replay', status: record.status, body: record.body };
+  }
+
+  remember(userId: string, key: string, fingerprint: string, status: number, body: unknown): void {
+    const id = `${userId}:${key}`;
+    this.state.idempotency.put(id, { id, fingerprint, status, body, created_at: this.clock.now() });
+  }
+
+  /** Forgets keys past the window so the store does not grow without bound. */
+  prune(): void {
+    const cutoff = this.clock.now() - WINDOW_MS;
+    for (const record of [...this.state.idempotency.values()]) if (record.created_at <= cutoff) this.state.idempotency.delete(record.id);
+  }
+}

@@ -1,0 +1,200 @@
+import { createHmac } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import { isoTimestamp } from '../clock.ts';
+import type { IdGenerator } from '../ids.ts';
+import type { ApplicationRecord, DeliveryRecord, SandboxState } from '../state.ts';
+import type { IpnTopic } from '../../shared/schemas/notification.ts';
+
+export interface NotifierOptions {
+  /** seed 6.1: the receiver must answer within 22 s. Real milliseconds, not sandbox time. */
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+const MINUTE = 60 * 1000;
+const RETRY_BASE_MS = 15 * MINUTE; // seed 6.1: resent every 15 minutes
+const RETRY_CAP_MS = 24 * 60 * MINUTE; // platform-facts decision: doubling after the third attempt, capped at 24 h
+const GIVE_UP_AFTER_MS = 3 * 24 * 60 * MINUTE; // platform-facts decision: for 3 days
+
+/** platform-facts decision: 15 min after attempts 1 and 2, then doubling (30 min, 1 h, …) capped at 24 h. */
+export function retryDelayMs(failedAttempt: number): number {
+  if (failedAttempt <= 2) return RETRY_BASE_MS;
+  return Math.min(RETRY_BASE_MS * 2 ** (failedAttempt - 2), RETRY_CAP_MS);
+}
+
+/** platform-facts: manifest id:<data.id>;request-id:<x-request-id>;ts:<ts>; signed with HMAC-SHA256. */
+export function signatureHeader(secret: string, dataId: string, requestId: string, tsSeconds: number): string {
+  const manifest = `id:${dataId};request-id:${requestId};ts:${tsSeconds};`;
+  return `ts=${tsSeconds},v1=${createHmac('sha256', secret).update(manifest).digest('hex')}`;
+}
+
+/** seed 6.1: per-object URLs must not point at local domains. */
+export function isLocalUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.toLowerCase();
+    return host === 'localhost' || host === '127.0.0.1' || host.endsWith('.localhost') || host === '[::1]' || host === '0.0.0.0';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Notifications as the platform sends them: webhooks (topic orders) to the application's configured URL, IPNs to the
+ * account's IPN URL and to per-object notification_url, each retried on the sandbox clock until acknowledged with 200
+ * or 201 (seed 6.1). Every attempt is recorded for GET /sandbox/deliveries.
+ */
+export class Notifier {
+  readonly #inFlight = new Set<string>();
+
+  constructor(
+    private readonly state: SandboxState,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly options: NotifierOptions,
+  ) {}
+
+  /** platform-facts "Webhooks (topic orders)". */
+  orderWebhook(app: ApplicationRecord, userId: string, action: string, data: Record<string, unknown> & { id: string }): void {
+    if (!app.webhook_url) return;
+    const now = this.clock.now();
+    const body = {
+      action,
+      api_version: 'v1',
+      application_id: app.client_id,
+      date_created: isoTimestamp(now),
+      id: this.ids.digits(12),
+      live_mode: false,
+      type: 'order',
+      user_id: userId,
+      data,
+    };
+    this.#enqueue('webhook', 'order', withQuery(app.webhook_url, { 'data.id': data.id, type: 'order' }), JSON.stringify(body), app, userId, data.id);
+  }
+
+  /**
+   * seed 6.1: an IPN for a legacy resource to the account-level URL, and to the object's own notification_url. On a
+   * per-object URL, source_news=ipn asks for webhook-only delivery (seed 6.1, 2.); source_news=webhooks for IPN only.
+   */
+  resourceChanged(app: ApplicationRecord, userId: string, topic: IpnTopic, resourceId: string, action: string, notificationUrl?: string): void {
+    if (app.ipn_url) this.#enqueueIpn(app, userId, app.ipn_url, topic, resourceId);
+    if (!notificationUrl) return;
+    const sourceNews = new URL(notificationUrl).searchParams.get('source_news');
+    if (sourceNews !== 'ipn') this.#enqueueIpn(app, userId, notificationUrl, topic, resourceId);
+    if (sourceNews !== 'webhooks') {
+      const body = {
+        action,
+        api_version: 'v1',
+        data: { id: resourceId },
+        date_created: isoTimestamp(this.clock.now()),
+        id: this.ids.digits(12),
+        live_mode: false,
+        type: topic,
+        user_id: userId,
+      };
+      this.#enqueue('webhook', topic, withQuery(notificationUrl, { 'data.id': resourceId, type: topic }), JSON.stringify(body), app, userId, resourceId);
+    }
+  }
+
+  /** Sends every delivery whose time has come on the sandbox clock; resolves when those attempts have ended. */
+  async deliverDue(): Promise<void> {
+    const now = this.clock.now();
+    const due = [...this.state.deliveries.values()].filter(
+      (d) => d.state === 'pending' && d.next_attempt_at !== null && d.next_attempt_at <= now && !this.#inFlight.has(d.id),
+    );
+    await Promise.all(due.map((d) => this.#attempt(d)));
+  }
+
+  /** The attempts in flight, so a shutdown or a test can wait for them. */
+  get busy(): boolean {
+    return this.#inFlight.size > 0;
+  }
+
+  #enqueueIpn(app: ApplicationRecord, userId: string, url: string, topic: IpnTopic, resourceId: string): void {
+    // platform-facts "IPN": POST <url>?topic=<topic>&id=<id>, no useful body.
+    this.#enqueue('ipn', topic, withQuery(url, { topic, id: resourceId }), JSON.stringify({ resource: resourceId, topic }), app, userId, resourceId);
+  }
+
+  #enqueue(kind: DeliveryRecord['kind'], topic: string, url: string, body: string, app: ApplicationRecord, userId: string, dataId: string): void {
+    const now = this.clock.now();
+    const id = this.ids.hex(16);
+    this.state.deliveries.put(id, {
+      id,
+      request_id: this.ids.uuid(),
+      kind,
+      topic,
+      url,
+      body,
+      client_id: app.client_id,
+      user_id: userId,
+      data_id: dataId,
+      state: 'pending',
+      attempts: [],
+      first_attempt_at: now,
+      next_attempt_at: now,
+      created_at: now,
+    });
+  }
+
+  async #attempt(delivery: DeliveryRecord): Promise<void> {
+    this.#inFlight.add(delivery.id);
+    const startedAt = this.clock.now();
+    const headers = this.#headers(delivery, startedAt);
+    let status: number | undefined;
+    let error: string | undefined;
+    try {
+      const response = await this.options.fetch(delivery.url, {
+        method: 'POST',
+        headers,
+        body: delivery.body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'manual',
+      });
+      status = response.status;
+      await response.arrayBuffer().catch(() => undefined);
+    } catch (e) {
+      const err = e as Error & { cause?: { code?: string } };
+      error = err.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (err.cause?.code ?? err.message);
+    } finally {
+      this.#inFlight.delete(delivery.id);
+    }
+    const attempt = delivery.attempts.length + 1;
+    delivery.attempts.push({ attempt, at: startedAt, headers, ...(status !== undefined ? { status } : {}), ...(error ? { error } : {}) });
+    // seed 6.1: acknowledged means HTTP 200 or 201.
+    if (status === 200 || status === 201) {
+      delivery.state = 'delivered';
+      delivery.next_attempt_at = null;
+    } else {
+      const next = this.clock.now() + retryDelayMs(attempt);
+      if (next > delivery.first_attempt_at + GIVE_UP_AFTER_MS) {
+        delivery.state = 'gave_up';
+        delivery.next_attempt_at = null;
+      } else {
+        delivery.next_attempt_at = next;
+      }
+    }
+    this.state.deliveries.put(delivery.id, delivery);
+  }
+
+  #headers(delivery: DeliveryRecord, now: number): Record<string, string> {
+    const ts = Math.floor(now / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'PlatformSandbox-Notifications/1.0',
+      'x-request-id': delivery.request_id,
+    };
+    const app = this.state.applications.get(delivery.client_id);
+    if (delivery.kind === 'webhook' && app?.webhook_secret) {
+      headers['x-signature'] = signatureHeader(app.webhook_secret, delivery.data_id, delivery.request_id, ts);
+    } else if (delivery.kind === 'ipn') {
+      // seed 6.1: IPN carries an x-signature that cannot be used to verify the sender.
+      headers['x-signature'] = `ts=${ts},v1=${this.ids.hex(64)}`;
+    }
+    return headers;
+  }
+}
+
+function withQuery(url: string, params: Record<string, string>): string {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.toString();
+}

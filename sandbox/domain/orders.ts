@@ -1,0 +1,431 @@
+import type { Clock } from '../clock.ts';
+import { isoTimestamp } from '../clock.ts';
+import type { IdGenerator } from '../ids.ts';
+import { ApiError } from '../http/replies.ts';
+import type { AccessTokenRecord, OrderRecord, PaymentState, RefundState, SandboxState, SellerRecord } from '../state.ts';
+import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
+import { formatDuration, parseDuration } from '../../shared/duration.ts';
+import { buildMerchantQr } from '../../shared/emv-qr.ts';
+import { isSupportedCountry } from '../../shared/schemas/common.ts';
+import type { CreateOrderRequest, Order, RefundOrderRequest, RefundOrderResponse } from '../../shared/schemas/order.ts';
+import type { OrderAction } from '../../shared/schemas/notification.ts';
+import type { PayOrderRequest } from '../../shared/schemas/sandbox-control.ts';
+
+const DEFAULT_EXPIRATION = 'PT15M'; // seed 4.3: default 15 minutes in all modes
+const MIN_EXPIRATION_S = 30; // seed 8
+const MAX_EXPIRATION_S = 3600 * 3600; // seed 8: 3600 hours
+const REFUND_WINDOW_MS = 360 * 24 * 3600 * 1000; // seed 3.2 rule 3
+
+/** What an order change sets off: webhooks (seed 6.2) and the legacy resources and IPNs (seed 6.1). */
+export interface OrderEvents {
+  orderChanged(order: OrderRecord, action: OrderAction): void;
+  paymentApproved(order: OrderRecord): void;
+  refunded(order: OrderRecord, refunds: RefundState[]): void;
+}
+
+export interface OrderServiceOptions {
+  /** How long a full refund stays `processing` on the sandbox clock before it becomes `processed` (seed 3.1). */
+  refundProcessingSeconds: number;
+}
+
+const CITY_BY_COUNTRY: Record<string, string> = { AR: 'CABA', BR: 'Sao Paulo', CL: 'Santiago', UY: 'Montevideo' };
+
+export class OrderService {
+  constructor(
+    private readonly state: SandboxState,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly events: OrderEvents,
+    private readonly options: OrderServiceOptions,
+  ) {}
+
+  /** seed 4.3. The body has passed the shared schema; the rules that need the seller or the currency are checked here. */
+  create(token: AccessTokenRecord, body: CreateOrderRequest): OrderRecord {
+    const seller = this.#seller(token);
+    if (!seller.currency || !isSupportedCountry(seller.country_code)) {
+      throw new ApiError('unsupported_site', [seller.country_code], `Orders are not supported in ${seller.country_code}.`);
+    }
+    const currency = seller.currency;
+    const total = amount(body.total_amount, currency, 'total_amount');
+    if (total === 0) throw new ApiError('property_value', ['total_amount'], 'total_amount must be greater than zero.');
+    const payment = body.transactions.payments[0];
+    if (!payment) throw new ApiError('property_value', ['transactions.payments'], 'Exactly one payment is required.');
+    if (amount(payment.amount, currency, 'transactions.payments.0.amount') !== total) {
+      throw new ApiError('property_value', ['transactions.payments.0.amount'], 'total_amount must equal the payment amount.');
+    }
+
+    const expirationText = body.expiration_time ?? DEFAULT_EXPIRATION;
+    const duration = parseDuration(expirationText);
+    if (!duration.ok) throw new ApiError('property_value', ['expiration_time'], `expiration_time: ${duration.reason}`);
+    if (duration.seconds < MIN_EXPIRATION_S || duration.seconds > MAX_EXPIRATION_S) {
+      throw new ApiError('property_value', ['expiration_time'], 'expiration_time must be between PT30S and PT3600H.');
+    }
+
+    const items = body.items?.map((item, i) => ({
+      ...item,
+      unit_price: amount(item.unit_price, currency, `items.${i}.unit_price`),
+    }));
+    const discounts = body.discounts?.payment_methods.map((d, i) => {
+      const newTotal = amount(d.new_total_amount, currency, `discounts.payment_methods.${i}.new_total_amount`);
+      if (newTotal === 0 || newTotal >= total) {
+        throw new ApiError('property_value', [`discounts.payment_methods.${i}.new_total_amount`], 'new_total_amount must be above zero and below total_amount.');
+      }
+      return { type: d.type, new_total_amount: newTotal };
+    });
+    if (discounts && new Set(discounts.map((d) => d.type)).size !== discounts.length) {
+      throw new ApiError('property_value', ['discounts.payment_methods'], 'Each payment method type may have one discount.');
+    }
+    // seed 2.6 / 2.7: category discounts and payment-method discounts cannot be combined.
+    if (discounts && items?.some((item) => item.external_categories)) {
+      throw new ApiError('property_value', ['discounts'], 'discounts cannot be combined with items[].external_categories.');
+    }
+
+    const sponsorId = body.integration_data?.sponsor?.id;
+    if (sponsorId !== undefined && (sponsorId === seller.user_id || !this.state.sellers.has(sponsorId))) {
+      throw new ApiError('sponsor_id_not_valid', ['integration_data.sponsor.id'], `Sponsor ${sponsorId} is not a valid user id.`);
+    }
+
+    let marketplaceFee: number | undefined;
+    if (body.marketplace_fee !== undefined) {
+      // seed 5.7: marketplace_fee needs an OAuth token; a client_credentials token acts for the application's owner only.
+      if (token.grant === 'client_credentials') throw new ApiError('marketplace_not_valid', ['marketplace_fee']);
+      const app = this.state.applications.get(token.client_id);
+      if (!app || app.owner_user_id === seller.user_id) {
+        throw new ApiError('marketplace_fee_not_allowed', ['marketplace_fee'], 'The seller authorized its own application, so there is no marketplace to collect the fee.');
+      }
+      marketplaceFee = amount(body.marketplace_fee, currency, 'marketplace_fee');
+      if (marketplaceFee >= total) throw new ApiError('property_value', ['marketplace_fee'], 'marketplace_fee must be below total_amount.');
+    }
+
+    const pos = seller.pos.find((p) => p.external_pos_id === body.config.qr.external_pos_id);
+    if (!pos) throw new ApiError('pos_not_found', ['config.qr.external_pos_id'], `No point of sale ${body.config.qr.external_pos_id}.`);
+
+    const now = this.clock.now();
+    const mode = body.config.qr.mode ?? 'static';
+    const id = this.ids.orderId();
+    const order: OrderRecord = {
+      id,
+      user_id: seller.user_id,
+      client_id: token.client_id,
+      grant: token.grant,
+      external_reference: body.external_reference,
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      expiration_time: expirationText,
+      expires_at: now + duration.seconds * 1000,
+      total,
+      currency,
+      country_code: seller.country_code,
+      ...(marketplaceFee !== undefined ? { marketplace_fee: marketplaceFee } : {}),
+      status: 'created',
+      status_detail: 'created',
+      created_at: now,
+      updated_at: now,
+      version: 1,
+      pos_id: pos.external_pos_id,
+      mode,
+      integration_data: {
+        application_id: token.client_id,
+        ...(body.integration_data?.platform_id ? { platform_id: body.integration_data.platform_id } : {}),
+        ...(body.integration_data?.integrator_id ? { integrator_id: body.integration_data.integrator_id } : {}),
+        ...(sponsorId ? { sponsor: { id: sponsorId } } : {}),
+      },
+      ...(items ? { items } : {}),
+      ...(discounts ? { discounts } : {}),
+      payment: { id: this.ids.paymentTransactionId(), amount: total, status: 'created', status_detail: 'ready_to_process' },
+      refunds: [],
+      payment_in_progress: false,
+    };
+    if (mode !== 'static') {
+      // seed 2.5: qr_data only in dynamic and hybrid modes; platform-facts: an EMVCo payload identifying the order.
+      order.qr_id = this.ids.uuid();
+      order.qr_data = buildMerchantQr({
+        pointOfInitiation: 'dynamic',
+        qrId: order.qr_id,
+        currency,
+        countryCode: seller.country_code,
+        merchantName: seller.name,
+        merchantCity: CITY_BY_COUNTRY[seller.country_code] ?? 'City',
+        reference: id,
+      });
+    }
+    this.state.orders.put(id, order);
+    this.state.active.add(id);
+    this.events.orderChanged(order, 'order.created');
+    return order;
+  }
+
+  /** seed 4.4: another seller's order is order_not_found, as if it did not exist. */
+  find(token: AccessTokenRecord, id: string): OrderRecord {
+    const order = this.state.orders.get(id);
+    if (!order || order.user_id !== token.user_id) throw new ApiError('order_not_found', [id], `No order ${id}.`);
+    this.advance(order);
+    return order;
+  }
+
+  /** seed 3.2 rules 1–2, 4.5. */
+  cancel(token: AccessTokenRecord, id: string): OrderRecord {
+    const order = this.find(token, id);
+    if (order.status !== 'created') throw new ApiError('order_already_canceled', [id], `Order ${id} is ${order.status}; only created orders can be canceled.`);
+    if (order.payment_in_progress) throw new ApiError('instore_order_locked_error', [id]);
+    order.status = 'canceled';
+    order.status_detail = 'canceled';
+    order.payment.status = 'canceled';
+    order.payment.status_detail = 'canceled_by_api';
+    this.#changed(order, 'order.canceled');
+    this.state.active.delete(order.id);
+    return order;
+  }
+
+  /** seed 3.1, 4.6 and the refund errors of platform-facts. */
+  refund(token: AccessTokenRecord, id: string, body: RefundOrderRequest | undefined): { order: OrderRecord; refunds: RefundState[] } {
+    const order = this.find(token, id);
+    if (order.refunds.some((r) => r.status === 'processing')) throw new ApiError('refund_in_progress', [id]);
+    if (order.status !== 'processed') throw new ApiError('order_not_refundable', [id], `Order ${id} is ${order.status}; only processed orders can be refunded.`);
+    const now = this.clock.now();
+    const payment = order.payment;
+    if (payment.paid_at !== undefined && now > payment.paid_at + REFUND_WINDOW_MS) throw new ApiError('refund_window_expired', [id]);
+    const paid = payment.paid ?? payment.amount;
+    const remaining = paid - (payment.refunded ?? 0);
+
+    const requested = body?.transactions?.[0];
+    let refund: RefundState;
+    if (!requested) {
+      refund = this.#newRefund(order, remaining, 'processing');
+      refund.completes_at = now + this.options.refundProcessingSeconds * 1000;
+      this.state.active.add(order.id);
+    } else {
+      if (requested.id !== payment.id) {
+        throw new ApiError('property_value', ['transactions.0.id'], `transactions[0].id must be the payment transaction ${payment.id}.`);
+      }
+      const value = amount(requested.amount, order.currency, 'transactions.0.amount');
+      if (value === 0) throw new ApiError('property_value', ['transactions.0.amount'], 'A refund amount must be greater than zero.');
+      if (value > remaining) {
+        throw new ApiError('refund_amount_exceeds', ['transactions.0.amount'], `At most ${formatAmount(remaining, order.currency)} remains refundable.`);
+      }
+      refund = this.#newRefund(order, value, 'processed');
+    }
+    payment.refunded = (payment.refunded ?? 0) + refund.amount;
+    if (payment.refunded === paid) {
+      order.status = 'refunded';
+      order.status_detail = 'refunded';
+      payment.status = 'refunded';
+      payment.status_detail = 'refunded';
+    } else {
+      order.status = 'processed';
+      order.status_detail = 'partially_refunded';
+    }
+    this.#changed(order, 'order.refunded');
+    this.events.refunded(order, [refund]);
+    return { order, refunds: [refund] };
+  }
+
+  /** Control API: the customer opened the order in their wallet. */
+  scan(id: string): OrderRecord {
+    const order = this.#payable(id);
+    order.payment_in_progress = true;
+    this.state.orders.put(order.id, order);
+    return order;
+  }
+
+  /** Control API: the customer's payment attempt ends, approved or rejected (seed 3.1). */
+  pay(id: string, input: PayOrderRequest): OrderRecord {
+    const order = this.#payable(id);
+    order.payment_in_progress = false;
+    if (input.outcome === 'rejected') {
+      // seed 3.1: a rejected payment is not exposed; the order stays created awaiting a new attempt.
+      this.state.orders.put(order.id, order);
+      return order;
+    }
+    const type = input.payment_method_type ?? 'account_money';
+    const discount = order.discounts?.find((d) => d.type === type);
+    const payment: PaymentState = order.payment;
+    payment.status = 'processed';
+    payment.status_detail = 'accredited';
+    payment.reference_id = this.ids.digits(11);
+    payment.paid = discount ? discount.new_total_amount : order.total;
+    payment.method = { id: input.payment_method_id ?? defaultMethodId(type), type, installments: input.installments ?? 1 };
+    if (discount) payment.discount_type = discount.type;
+    payment.paid_at = this.clock.now();
+    order.status = 'processed';
+    order.status_detail = 'accredited';
+    this.state.active.delete(order.id);
+    this.#changed(order, 'order.processed');
+    this.events.paymentApproved(order);
+    return order;
+  }
+
+  /** Applies what the clock says is due to one order: expiry (seed 3.1, 6.3) and full-refund completion. */
+  advance(order: OrderRecord): void {
+    const now = this.clock.now();
+    if (order.status === 'created' && now >= order.expires_at) {
+      order.status = 'expired';
+      order.status_detail = 'expired';
+      order.payment.status = 'expired';
+      order.payment.status_detail = 'expired';
+      order.payment_in_progress = false;
+      this.#changed(order, 'order.expired');
+    }
+    const due = order.refunds.filter((r) => r.status === 'processing' && r.completes_at !== undefined && r.completes_at <= now);
+    if (due.length > 0) {
+      for (const refund of due) {
+        refund.status = 'processed';
+        delete refund.completes_at;
+      }
+      this.#changed(order, 'order.refunded');
+    }
+    if (order.status !== 'created' && !order.refunds.some((r) => r.status === 'processing')) this.state.active.delete(order.id);
+  }
+
+  /** Advances every order that can still change on its own. */
+  advanceAll(): void {
+    for (const id of [...this.state.active]) {
+      const order = this.state.orders.get(id);
+      if (order) this.state.transaction(() => this.advance(order));
+      else this.state.active.delete(id);
+    }
+  }
+
+  /** seed 2.5: the order as the API returns it. */
+  render(order: OrderRecord): Order {
+    const c = order.currency;
+    const payment = order.payment;
+    return {
+      id: order.id,
+      user_id: order.user_id,
+      type: 'qr',
+      external_reference: order.external_reference,
+      ...(order.description !== undefined ? { description: order.description } : {}),
+      expiration_time: order.expiration_time,
+      processing_mode: 'automatic',
+      total_amount: formatAmount(order.total, c),
+      country_code: order.country_code,
+      currency: c,
+      ...(order.marketplace_fee !== undefined ? { marketplace_fee: formatAmount(order.marketplace_fee, c) } : {}),
+      status: order.status,
+      status_detail: order.status_detail,
+      created_date: isoTimestamp(order.created_at),
+      last_updated_date: isoTimestamp(order.updated_at),
+      config: { qr: { external_pos_id: order.pos_id, mode: order.mode } },
+      ...(order.qr_data ? { type_response: { qr_data: order.qr_data } } : {}),
+      integration_data: order.integration_data,
+      ...(order.items
+        ? { items: order.items.map((item) => ({ ...item, unit_price: formatAmount(item.unit_price, c) })) }
+        : {}),
+      ...(order.discounts
+        ? { discounts: { payment_methods: order.discounts.map((d) => ({ type: d.type, new_total_amount: formatAmount(d.new_total_amount, c) })) } }
+        : {}),
+      transactions: {
+        payments: [renderPayment(payment, c)],
+        ...(order.refunds.length > 0 ? { refunds: order.refunds.map((r) => renderRefund(r, c)) } : {}),
+      },
+    };
+  }
+
+  renderRefundResponse(order: OrderRecord, refunds: RefundState[]): RefundOrderResponse {
+    return {
+      id: order.id,
+      status: order.status,
+      status_detail: order.status_detail,
+      transactions: { refunds: refunds.map((r) => renderRefund(r, order.currency)) },
+    };
+  }
+
+  /** platform-facts "Webhooks": the data object of an orders-topic notification. */
+  webhookData(order: OrderRecord): Record<string, unknown> {
+    const c = order.currency;
+    return {
+      id: order.id,
+      external_reference: order.external_reference,
+      status: order.status,
+      status_detail: order.status_detail,
+      ...(order.payment.paid !== undefined ? { total_paid_amount: formatAmount(order.payment.paid, c) } : {}),
+      transactions: {
+        payments: [renderPayment(order.payment, c)],
+        ...(order.refunds.length > 0 ? { refunds: order.refunds.map((r) => renderRefund(r, c)) } : {}),
+      },
+      type: 'qr',
+      version: order.version,
+      config: { qr: { external_pos_id: order.pos_id } },
+    };
+  }
+
+  /** Resolves an order from the QR the customer scanned (qr id) or from its id, for the payer page. */
+  findForPayer(idOrQr: string): OrderRecord | undefined {
+    const direct = this.state.orders.get(idOrQr);
+    if (direct) return direct;
+    for (const order of this.state.orders.values()) if (order.qr_id === idOrQr) return order;
+    return undefined;
+  }
+
+  #payable(id: string): OrderRecord {
+    const order = this.state.orders.get(id);
+    if (!order) throw new ApiError('order_not_found', [id], `No order ${id}.`);
+    this.advance(order);
+    if (order.status !== 'created') throw new ApiError('order_not_payable', [id], `Order ${id} is ${order.status}; only created orders can be paid.`);
+    return order;
+  }
+
+  #newRefund(order: OrderRecord, value: number, status: RefundState['status']): RefundState {
+    const refund: RefundState = {
+      id: this.ids.refundId(),
+      transaction_id: order.payment.id,
+      reference_id: order.payment.reference_id ?? '',
+      amount: value,
+      status,
+      created_at: this.clock.now(),
+    };
+    order.refunds.push(refund);
+    return refund;
+  }
+
+  #changed(order: OrderRecord, action: OrderAction): void {
+    order.version += 1;
+    order.updated_at = this.clock.now();
+    this.state.orders.put(order.id, order);
+    this.events.orderChanged(order, action);
+  }
+
+  #seller(token: AccessTokenRecord): SellerRecord {
+    const seller = this.state.sellers.get(token.user_id);
+    if (!seller) throw new ApiError('unauthorized', [], 'The token belongs to no seller.');
+    return seller;
+  }
+}
+
+export function expirationLabel(seconds: number): string {
+  return formatDuration(seconds);
+}
+
+function amount(text: string, currency: Currency, field: string): number {
+  const parsed = parseAmount(text, currency);
+  if (!parsed.ok) throw new ApiError('property_value', [field], `${field}: ${parsed.reason}`);
+  return parsed.minor;
+}
+
+function defaultMethodId(type: string): string {
+  return { account_money: 'account_money', debit_card: 'debvisa', credit_card: 'visa', prepaid_card: 'prepaid_visa' }[type] ?? type;
+}
+
+function renderPayment(payment: PaymentState, c: Currency): Order['transactions']['payments'][number] {
+  return {
+    id: payment.id,
+    amount: formatAmount(payment.amount, c),
+    status: payment.status,
+    status_detail: payment.status_detail,
+    ...(payment.reference_id ? { reference_id: payment.reference_id } : {}),
+    ...(payment.paid !== undefined ? { paid_amount: formatAmount(payment.paid, c) } : {}),
+    ...(payment.refunded ? { refunded_amount: formatAmount(payment.refunded, c) } : {}),
+    ...(payment.method ? { payment_method: payment.method } : {}),
+    ...(payment.discount_type ? { discounts: { type: payment.discount_type } } : {}),
+  };
+}
+
+function renderRefund(refund: RefundState, c: Currency) {
+  return {
+    id: refund.id,
+    transaction_id: refund.transaction_id,
+    reference_id: refund.reference_id,
+    amount: formatAmount(refund.amount, c),
+    status: refund.status,
+  };
+}

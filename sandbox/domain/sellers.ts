@@ -1,0 +1,63 @@
+import type { IdGenerator } from '../ids.ts';
+import type { SandboxState, SellerRecord } from '../state.ts';
+import { ApiError } from '../http/replies.ts';
+import { COUNTRY_CURRENCY, isSupportedCountry } from '../../shared/schemas/common.ts';
+import { buildMerchantQr } from '../../shared/emv-qr.ts';
+import type { Seller } from '../../shared/schemas/sandbox-control.ts';
+
+const CITY: Record<string, string> = { AR: 'CABA', BR: 'Sao Paulo', CL: 'Santiago', UY: 'Montevideo' };
+
+/** Sellers and their application credentials, as the platform's developer dashboard would make them. */
+export class SellerService {
+  constructor(
+    private readonly state: SandboxState,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  create(input: { country_code: string; pos?: string[]; name?: string }): Seller {
+    const posIds = input.pos && input.pos.length > 0 ? input.pos : ['POS001'];
+    if (new Set(posIds).size !== posIds.length) throw new ApiError('property_value', ['pos'], 'POS ids must be unique.');
+    const userId = this.ids.digits(9);
+    const currency = isSupportedCountry(input.country_code) ? COUNTRY_CURRENCY[input.country_code] : null;
+    const seller: SellerRecord = {
+      user_id: userId,
+      country_code: input.country_code,
+      currency,
+      name: input.name ?? `Sandbox Store ${userId.slice(-4)}`,
+      pos: posIds.map((external_pos_id) => ({ external_pos_id, qr_id: this.ids.uuid() })),
+      created_at: Date.now(),
+    };
+    const clientId = this.ids.digits(16);
+    const app = {
+      client_id: clientId,
+      client_secret: this.ids.alnum(32),
+      owner_user_id: userId,
+      public_key: `TEST-${this.ids.uuid()}`,
+    };
+    this.state.transaction(() => {
+      this.state.sellers.put(userId, seller);
+      this.state.applications.put(clientId, app);
+    });
+    return {
+      user_id: userId,
+      country_code: seller.country_code,
+      currency,
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      public_key: app.public_key,
+      pos: seller.pos.map((p) => ({ external_pos_id: p.external_pos_id, ...(currency ? { qr_data: this.staticQr(seller, p.qr_id) } : {}) })),
+    };
+  }
+
+  /** The counter's printed QR (static mode, seed 4.3): point of initiation 11, tied to the POS. */
+  staticQr(seller: SellerRecord, qrId: string): string {
+    return buildMerchantQr({
+      pointOfInitiation: 'static',
+      qrId,
+      currency: seller.currency ?? 'ARS',
+      countryCode: seller.country_code,
+      merchantName: seller.name,
+      merchantCity: CITY[seller.country_code] ?? 'City',
+    });
+  }
+}

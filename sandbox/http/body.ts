@@ -1,0 +1,79 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ApiError } from './replies.ts';
+
+/**
+ * Bodies arrive as raw text (the content-type parser keeps them so) and are parsed here, so malformed JSON becomes the
+ * documented property_type error (seed 7.3) instead of a framework 400. An empty body reads as undefined: the official
+ * SDK sends Content-Type: application/json on bodiless POSTs such as cancel.
+ */
+export function rawBody(request: FastifyRequest): string {
+  const body = request.body;
+  if (typeof body === 'string') return body;
+  if (body === undefined || body === null) return '';
+  return String(body);
+}
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function jsonBody(request: FastifyRequest): unknown {
+  const parsed = parseJson(rawBody(request));
+  if (!parsed.ok) throw new ApiError('property_type', ['body'], 'The body is not valid JSON.');
+  return parsed.value;
+}
+
+/** Canonical text of a JSON value (sorted keys), so whitespace or key order never makes "another request" (seed 4.3). */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Maps zod issues to the codes of seed 7.3: an unknown property is unsupported_properties, a wrong type (or a
+ * missing object where one is needed) is property_type, anything else (missing required values, lengths, patterns,
+ * enums) is property_value. details names the offending field by its dotted path.
+ */
+export function schemaError(error: z.ZodError, input: unknown): ApiError {
+  const issues = error.issues;
+  const unknown = issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknown && unknown.code === 'unrecognized_keys') {
+    const fields = unknown.keys.map((k) => [...unknown.path, k].join('.'));
+    return new ApiError('unsupported_properties', fields, `Unsupported properties: ${fields.join(', ')}.`);
+  }
+  const wrongType = issues.find((i) => i.code === 'invalid_type' && valueAt(input, i.path) !== undefined);
+  if (wrongType) {
+    const field = fieldName(wrongType.path);
+    return new ApiError('property_type', [field], `${field}: ${wrongType.message}.`);
+  }
+  const first = issues[0];
+  const field = first ? fieldName(first.path) : 'body';
+  const missing = first?.code === 'invalid_type' && valueAt(input, first.path) === undefined;
+  return new ApiError('property_value', [field], missing ? `${field} is required.` : `${field}: ${first?.message ?? 'invalid value'}.`);
+}
+
+function fieldName(path: ReadonlyArray<PropertyKey>): string {
+  return path.length === 0 ? 'body' : path.map(String).join('.');
+}
+
+function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current: unknown = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}

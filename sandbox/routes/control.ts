@@ -1,0 +1,160 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { SandboxContext } from '../app.ts';
+import { jsonBody, schemaError } from '../http/body.ts';
+import { ApiError } from '../http/replies.ts';
+import { isoTimestamp } from '../clock.ts';
+import {
+  advanceClockRequestSchema,
+  authorizationRequestSchema,
+  blockSellerRequestSchema,
+  createSellerRequestSchema,
+  faultRequestSchema,
+  notificationSettingsSchema,
+  payOrderRequestSchema,
+} from '../../shared/schemas/sandbox-control.ts';
+import { compile } from '../http/faults.ts';
+
+function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fallback?: unknown): z.infer<S> {
+  const body = jsonBody(request) ?? fallback;
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw schemaError(parsed.error, body);
+  return parsed.data;
+}
+
+/** The sandbox's control API (issue 2): what the dashboard, the customer's wallet and the passing of time do. */
+export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/sandbox/sellers', async (request, reply) => {
+    const body = parseBody(request, createSellerRequestSchema);
+    return reply.code(201).send(ctx.sellers.create(body));
+  });
+
+  /** Blocks or unblocks a seller: its token requests then get 7.1 forbidden. */
+  app.patch('/sandbox/sellers/:userId', async (request, reply) => {
+    const { userId } = request.params as { userId: string };
+    if (!ctx.state.sellers.has(userId)) throw new ApiError('not_found', [userId], `No seller ${userId}.`);
+    const body = parseBody(request, blockSellerRequestSchema);
+    ctx.state.setMeta(`blocked:${userId}`, body.blocked);
+    return reply.code(200).send({ user_id: userId, blocked: body.blocked });
+  });
+
+  app.post('/sandbox/orders/:id/scan', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const order = ctx.state.transaction(() => ctx.orders.scan(id));
+    return reply.code(200).send(ctx.orders.render(order));
+  });
+
+  app.post('/sandbox/orders/:id/pay', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const body = parseBody(request, payOrderRequestSchema);
+    const order = ctx.state.transaction(() => ctx.orders.pay(id, body));
+    await ctx.sweep();
+    return reply.code(200).send(ctx.orders.render(order));
+  });
+
+  app.post('/sandbox/clock', async (request, reply) => {
+    const body = parseBody(request, advanceClockRequestSchema);
+    ctx.clock.advance(body.advance_seconds * 1000);
+    ctx.state.setMeta('clock_offset_ms', ctx.clock.offsetMs);
+    await ctx.sweep();
+    return reply.code(200).send(clockView(ctx));
+  });
+  app.get('/sandbox/clock', async (_request, reply) => reply.code(200).send(clockView(ctx)));
+
+  app.put('/sandbox/applications/:clientId/notifications', async (request, reply) => {
+    const { clientId } = request.params as { clientId: string };
+    const application = ctx.state.applications.get(clientId);
+    if (!application) throw new ApiError('not_found', [clientId], `No application ${clientId}.`);
+    const body = parseBody(request, notificationSettingsSchema);
+    // The dashboard setting, unlike a per-object notification_url, may point at loopback: that is where tests listen.
+    application.webhook_url = body.webhook_url;
+    if (body.ipn_url) application.ipn_url = body.ipn_url;
+    else delete application.ipn_url;
+    application.webhook_secret ??= ctx.ids.hex(64);
+    ctx.state.applications.put(clientId, application);
+    return reply.code(200).send({ webhook_secret: application.webhook_secret });
+  });
+
+  app.get('/sandbox/deliveries', async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const rows = [...ctx.state.deliveries.values()]
+      .filter((d) => (!query.data_id || d.data_id === query.data_id) && (!query.kind || d.kind === query.kind))
+      .sort((a, b) => a.created_at - b.created_at);
+    const attempts = rows.flatMap((d): DeliveryView[] => {
+      const base = {
+        delivery_id: d.id,
+        request_id: d.request_id,
+        kind: d.kind,
+        topic: d.topic,
+        url: d.url,
+        body: d.body,
+        state: d.state,
+      };
+      const next = d.next_attempt_at === null ? null : isoTimestamp(d.next_attempt_at);
+      if (d.attempts.length === 0) return [{ ...base, attempt: 0, at: null, headers: null, status: null, error: null, next_attempt_at: next }];
+      return d.attempts.map((a, i) => ({
+        ...base,
+        attempt: a.attempt,
+        at: isoTimestamp(a.at),
+        headers: a.headers,
+        status: a.status ?? null,
+        error: a.error ?? null,
+        next_attempt_at: i === d.attempts.length - 1 ? next : isoTimestamp(d.attempts[i + 1]?.at ?? a.at),
+      }));
+    });
+    return reply.code(200).send({ deliveries: attempts });
+  });
+
+  app.post('/sandbox/authorizations', async (request, reply) => {
+    const body = parseBody(request, authorizationRequestSchema);
+    const result = ctx.state.transaction(() => ctx.oauth.authorize(body));
+    return reply.code(201).send(result);
+  });
+
+  app.post('/sandbox/faults', async (request, reply) => {
+    const body = parseBody(request, faultRequestSchema);
+    try {
+      compile(body.path);
+    } catch (error) {
+      throw new ApiError('property_value', ['path'], (error as Error).message);
+    }
+    const fault = ctx.faults.add(body);
+    return reply.code(201).send({ id: fault.id, method: fault.method, path: fault.path, kind: fault.kind, rate: fault.rate });
+  });
+  app.delete('/sandbox/faults', async (_request, reply) => {
+    ctx.faults.clear();
+    return reply.code(200).send({ faults: [] });
+  });
+  app.get('/sandbox/faults', async (_request, reply) =>
+    reply.code(200).send({ faults: ctx.faults.list().map(({ pattern: _p, ...rest }) => rest) }),
+  );
+
+  app.get('/sandbox/wallet/merchant-key', async (_request, reply) =>
+    reply.code(200).send({
+      merchant_identifier: ctx.merchantKey.merchantIdentifier,
+      public_key: ctx.merchantKey.publicKeySpkiBase64,
+      public_key_hash: ctx.merchantKey.publicKeyHash,
+      format: 'SPKI DER, base64; curve P-256; EC_v1 (platform-facts: wallet tokenization payload)',
+    }),
+  );
+}
+
+interface DeliveryView {
+  delivery_id: string;
+  request_id: string;
+  kind: string;
+  topic: string;
+  url: string;
+  body: string;
+  state: string;
+  attempt: number;
+  at: string | null;
+  headers: Record<string, string> | null;
+  status: number | null;
+  error: string | null;
+  next_attempt_at: string | null;
+}
+
+function clockView(ctx: SandboxContext) {
+  return { now: isoTimestamp(ctx.clock.now()), offset_seconds: ctx.clock.offsetMs / 1000 };
+}

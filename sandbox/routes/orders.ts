@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SandboxContext } from '../app.ts';
+import { authenticate, idempotencyKey } from '../http/auth.ts';
+import { canonicalJson, parseJson, rawBody, schemaError } from '../http/body.ts';
+import { ApiError } from '../http/replies.ts';
+import { IdempotencyStore } from '../domain/idempotency.ts';
+import type { AccessTokenRecord } from '../state.ts';
+import { ORDER_ID_PATTERN } from '../../shared/schemas/common.ts';
+import { createOrderRequestSchema, refundOrderRequestSchema } from '../../shared/schemas/order.ts';
+
+/** seed 4.3–4.6: the Orders API. */
+export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/v1/orders', async (request, reply) =>
+    idempotent(ctx, request, reply, '/v1/orders', (token, body) => {
+      // seed 7.3: a seller of an unsupported country may exist, but cannot create orders.
+      const seller = ctx.state.sellers.get(token.user_id);
+      if (!seller?.currency) throw new ApiError('unsupported_site', [seller?.country_code ?? ''], `Orders are not supported in ${seller?.country_code}.`);
+      const parsed = createOrderRequestSchema.safeParse(body);
+      if (!parsed.success) throw schemaError(parsed.error, body);
+      const order = ctx.orders.create(token, parsed.data);
+      return { status: 201, body: ctx.orders.render(order) };
+    }),
+  );
+
+  app.get('/v1/orders/:id', async (request, reply) => {
+    const token = authenticate(request, ctx.oauth);
+    const id = orderIdParam(request);
+    const order = ctx.state.transaction(() => ctx.orders.find(token, id));
+    return reply.code(200).send(ctx.orders.render(order));
+  });
+
+  app.post('/v1/orders/:id/cancel', async (request, reply) => {
+    const id = orderIdParam(request);
+    return idempotent(ctx, request, reply, `/v1/orders/${id}/cancel`, (token) => {
+      // seed 4.5: no body. An empty JSON object is tolerated; anything else names what is not supported.
+      const order = ctx.orders.cancel(token, id);
+      return { status: 200, body: ctx.orders.render(order) };
+    }, { bodyless: true });
+  });
+
+  app.post('/v1/orders/:id/refund', async (request, reply) => {
+    const id = orderIdParam(request);
+    return idempotent(ctx, request, reply, `/v1/orders/${id}/refund`, (token, body) => {
+      const parsed = refundOrderRequestSchema.safeParse(body ?? {});
+      if (!parsed.success) throw schemaError(parsed.error, body);
+      const { order, refunds } = ctx.orders.refund(token, id, parsed.data);
+      return { status: 201, body: ctx.orders.renderRefundResponse(order, refunds) };
+    });
+  });
+}
+
+/** seed 7.4 / 7.5: order_id must be ORD followed by 26 characters before anything is looked up. */
+function orderIdParam(request: FastifyRequest): string {
+  const { id } = request.params as { id: string };
+  if (!ORDER_ID_PATTERN.test(id)) throw new ApiError('invalid_path_param', ['order_id'], `order_id ${id.slice(0, 64)} is not ORD followed by 26 alphanumeric characters.`);
+  return id;
+}
+
+type Operation = (token: AccessTokenRecord, body: unknown) => { status: number; body: unknown };
+
+/**
+ * The write path shared by create, cancel and refund: authenticate, require the key, replay or refuse a reused key,
+ * then run the operation and remember its response in the same transaction, so a lost response can be recovered by
+ * retrying with the same key (seed 4.3; style guide 9).
+ */
+async function idempotent(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+  operation: Operation,
+  options: { bodyless?: boolean } = {},
+): Promise<FastifyReply> {
+  const token = authenticate(request, ctx.oauth);
+  const key = idempotencyKey(request);
+  const text = rawBody(request);
+  const parsed = parseJson(text);
+  const fingerprint = IdempotencyStore.fingerprint(request.method, path, parsed.ok ? canonicalJson(parsed.value) : text);
+  const previous = ctx.idempotency.lookup(token.user_id, key, fingerprint);
+  if (previous.kind === 'conflict') throw new ApiError('idempotency_key_already_used', ['X-Idempotency-Key']);
+  if (previous.kind === 'replay') {
+    reply.header('x-idempotent-replayed', 'true');
+    return reply.code(previous.status).send(previous.body);
+  }
+  if (!parsed.ok) throw new ApiError('property_type', ['body'], 'The body is not valid JSON.');
+  if (options.bodyless && parsed.value !== undefined) {
+    const value = parsed.value;
+    const isEmptyObject = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+    if (!isEmptyObject) {
+      const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : ['body'];
+      throw new ApiError('unsupported_properties', fields, 'This request takes no body.');
+    }
+  }
+  const result = ctx.state.transaction(() => {
+    const outcome = operation(token, parsed.value);
+    ctx.idempotency.remember(token.user_id, key, fingerprint, outcome.status, outcome.body);
+    return outcome;
+  });
+  return reply.code(result.status).send(result.body);
+}

@@ -1,0 +1,227 @@
+import { Collection, type Persistence } from './store/collection.ts';
+import type { Currency } from '../shared/money.ts';
+import type { DiscountMethodType, OrderStatus, OrderStatusDetail, QrMode } from '../shared/schemas/order.ts';
+import type { GrantType } from '../shared/schemas/oauth.ts';
+
+export interface SellerRecord {
+  user_id: string;
+  country_code: string;
+  currency: Currency | null;
+  name: string;
+  pos: Array<{ external_pos_id: string; qr_id: string }>;
+  created_at: number;
+}
+
+export interface ApplicationRecord {
+  client_id: string;
+  client_secret: string;
+  owner_user_id: string;
+  public_key: string;
+  webhook_url?: string;
+  ipn_url?: string;
+  webhook_secret?: string;
+}
+
+export interface AccessTokenRecord {
+  token: string;
+  client_id: string;
+  user_id: string;
+  grant: GrantType;
+  scope: string;
+  expires_at: number;
+}
+
+export interface RefreshTokenRecord {
+  token: string;
+  client_id: string;
+  user_id: string;
+  scope: string;
+  revoked: boolean;
+}
+
+export interface AuthCodeRecord {
+  code: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge?: string;
+  code_challenge_method?: 'S256' | 'plain';
+  scope: string;
+  expires_at: number;
+  used: boolean;
+}
+
+export interface PaymentState {
+  id: string;
+  amount: number;
+  status: 'created' | 'canceled' | 'processed' | 'refunded' | 'expired';
+  status_detail: 'ready_to_process' | 'canceled_by_api' | 'accredited' | 'refunded' | 'expired';
+  reference_id?: string;
+  paid?: number;
+  refunded?: number;
+  method?: { id: string; type: string; installments: number };
+  discount_type?: DiscountMethodType;
+  paid_at?: number;
+}
+
+export interface RefundState {
+  id: string;
+  transaction_id: string;
+  reference_id: string;
+  amount: number;
+  status: 'processing' | 'processed' | 'failed';
+  created_at: number;
+  completes_at?: number;
+}
+
+export interface OrderRecord {
+  id: string;
+  user_id: string;
+  client_id: string;
+  grant: GrantType;
+  external_reference: string;
+  description?: string;
+  expiration_time: string;
+  expires_at: number;
+  total: number;
+  currency: Currency;
+  country_code: string;
+  marketplace_fee?: number;
+  status: OrderStatus;
+  status_detail: OrderStatusDetail;
+  created_at: number;
+  updated_at: number;
+  version: number;
+  pos_id: string;
+  mode: QrMode;
+  qr_id?: string;
+  qr_data?: string;
+  integration_data: { application_id: string; platform_id?: string; integrator_id?: string; sponsor?: { id: string } };
+  items?: Array<{ title: string; unit_price: number; quantity: number; unit_measure: string; external_code?: string; external_categories?: Array<{ id: string }> }>;
+  discounts?: Array<{ type: DiscountMethodType; new_total_amount: number }>;
+  payment: PaymentState;
+  refunds: RefundState[];
+  /** seed 3.2 rule 2: the customer opened the order in their wallet; cancel is refused until paid or rejected. */
+  payment_in_progress: boolean;
+}
+
+export interface IdempotencyRecord {
+  id: string;
+  fingerprint: string;
+  status: number;
+  body: unknown;
+  created_at: number;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: number;
+  headers: Record<string, string>;
+  status?: number;
+  error?: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  request_id: string;
+  kind: 'webhook' | 'ipn';
+  topic: string;
+  url: string;
+  body: string;
+  client_id: string;
+  user_id: string;
+  data_id: string;
+  state: 'pending' | 'delivered' | 'gave_up';
+  attempts: DeliveryAttempt[];
+  first_attempt_at: number;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+export interface CardTokenRecord {
+  id: string;
+  user_id: string;
+  bin: string;
+  last_four: string;
+  cardholder_name: string;
+  expiration: string;
+  created_at: number;
+  used: boolean;
+}
+
+/** Legacy resources of seed 4.7/4.8 are stored as their wire documents plus routing fields. */
+export interface LegacyRecord {
+  id: string;
+  user_id: string;
+  doc: Record<string, unknown>;
+}
+
+export interface MetaRecord {
+  id: string;
+  value: unknown;
+}
+
+function objectRow<T>(kind: string) {
+  return (raw: unknown, id: string): T => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new Error(`stored ${kind} ${id} is not an object; the data file is damaged`);
+    }
+    return raw as T;
+  };
+}
+
+export class SandboxState {
+  readonly sellers: Collection<SellerRecord>;
+  readonly applications: Collection<ApplicationRecord>;
+  readonly accessTokens: Collection<AccessTokenRecord>;
+  readonly refreshTokens: Collection<RefreshTokenRecord>;
+  readonly authCodes: Collection<AuthCodeRecord>;
+  readonly orders: Collection<OrderRecord>;
+  readonly idempotency: Collection<IdempotencyRecord>;
+  readonly deliveries: Collection<DeliveryRecord>;
+  readonly cardTokens: Collection<CardTokenRecord>;
+  readonly payments: Collection<LegacyRecord>;
+  readonly merchantOrders: Collection<LegacyRecord>;
+  readonly chargebacks: Collection<LegacyRecord>;
+  readonly paymentIntents: Collection<LegacyRecord>;
+  readonly meta: Collection<MetaRecord>;
+  /** Orders that can still change on their own (expiry, refund completion): the sweeper looks only at these. */
+  readonly active = new Set<string>();
+
+  constructor(readonly persistence: Persistence | null) {
+    const c = <T>(kind: string) => new Collection<T>(kind, persistence, objectRow<T>(kind));
+    this.sellers = c('seller');
+    this.applications = c('application');
+    this.accessTokens = c('access_token');
+    this.refreshTokens = c('refresh_token');
+    this.authCodes = c('auth_code');
+    this.orders = c('order');
+    this.idempotency = c('idempotency');
+    this.deliveries = c('delivery');
+    this.cardTokens = c('card_token');
+    this.payments = c('payment');
+    this.merchantOrders = c('merchant_order');
+    this.chargebacks = c('chargeback');
+    this.paymentIntents = c('payment_intent');
+    this.meta = c('meta');
+    for (const order of this.orders.values()) {
+      if (order.status === 'created' || order.refunds.some((r) => r.status === 'processing')) this.active.add(order.id);
+    }
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.persistence ? this.persistence.transaction(fn) : fn();
+  }
+
+  getMeta<T>(id: string): T | undefined {
+    return this.meta.get(id)?.value as T | undefined;
+  }
+  setMeta(id: string, value: unknown): void {
+    this.meta.put(id, { id, value });
+  }
+
+  sellerOfApplication(clientId: string): SellerRecord | undefined {
+    const app = this.applications.get(clientId);
+    return app ? this.sellers.get(app.owner_user_id) : undefined;
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { DISCOUNT_METHOD_TYPES } from './order.ts';
+
+// The sandbox's own control API (issue 2, "Control API"). Shared because the kiosk's training mode drives it too.
+
+export const createSellerRequestSchema = z.strictObject({
+  country_code: z.string().regex(/^[A-Z]{2}$/, 'must be two uppercase letters'),
+  pos: z.array(z.string().min(1).max(128)).max(100).optional(),
+  name: z.string().min(1).max(64).optional(),
+});
+export const sellerSchema = z.object({
+  user_id: z.string(),
+  country_code: z.string(),
+  currency: z.string().nullable(),
+  client_id: z.string(),
+  client_secret: z.string(),
+  public_key: z.string(),
+  pos: z.array(z.object({ external_pos_id: z.string(), qr_data: z.string().optional() })),
+});
+export type Seller = z.infer<typeof sellerSchema>;
+
+/** Blocks a seller: its token requests then get seed 7.1 forbidden. */
+export const blockSellerRequestSchema = z.strictObject({ blocked: z.boolean() });
+
+export const payOrderRequestSchema = z.strictObject({
+  outcome: z.enum(['approved', 'rejected']),
+  payment_method_type: z.enum(DISCOUNT_METHOD_TYPES).optional(),
+  payment_method_id: z.string().min(1).max(64).optional(),
+  installments: z.number().int().min(1).max(72).optional(),
+});
+export type PayOrderRequest = z.infer<typeof payOrderRequestSchema>;
+
+export const advanceClockRequestSchema = z.strictObject({
+  advance_seconds: z.number().finite().min(0).max(10 * 365 * 24 * 3600),
+});
+
+export const notificationSettingsSchema = z.strictObject({
+  webhook_url: z.url({ protocol: /^https?$/ }),
+  ipn_url: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+export const authorizationRequestSchema = z.strictObject({
+  client_id: z.string().min(1),
+  redirect_uri: z.url(),
+  code_challenge: z.string().min(1).max(256).optional(),
+  code_challenge_method: z.enum(['S256', 'plain']).optional(),
+  user_id: z.string().optional(),
+  scope: z.string().optional(),
+});
+
+export const FAULT_KINDS = ['error_before', 'drop_after_commit', 'delay', 'rate_limit'] as const;
+export const faultRequestSchema = z.strictObject({
+  method: z.string().regex(/^[A-Za-z*]+$/).max(10),
+  path: z.string().min(1).max(512),
+  kind: z.enum(FAULT_KINDS),
+  rate: z.number().min(0).max(1).default(1),
+  status: z.number().int().min(400).max(599).optional(),
+  delay_ms: z.number().int().min(0).max(60_000).optional(),
+  retry_after_seconds: z.number().int().min(0).max(3600).optional(),
+});
+export type FaultRequest = z.infer<typeof faultRequestSchema>;

@@ -1,0 +1,95 @@
+import { buildSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/app.ts';
+import { ManualClock } from '../../sandbox/clock.ts';
+import type { Seller } from '../../shared/schemas/sandbox-control.ts';
+
+/** A real sandbox on a real port (127.0.0.1:0) with a clock the test moves. */
+export interface Harness {
+  url: string;
+  sandbox: Sandbox;
+  clock: ManualClock;
+  request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  seller(country?: string, pos?: string[]): Promise<SellerWithToken>;
+  close(): Promise<void>;
+}
+
+export interface SellerWithToken extends Seller {
+  token: string;
+  refresh_token: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  key?: string;
+  body?: unknown;
+  /** Sent as is, for malformed bodies. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON fields
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Harness> {
+  const clock = new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 0));
+  const sandbox = buildSandbox({ clock, sweepIntervalMs: false, ...options });
+  const url = await sandbox.listen(0);
+  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.key) headers['x-idempotency-key'] = o.key;
+    let body: string | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const response = await fetch(url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  };
+  return {
+    url,
+    sandbox,
+    clock,
+    request,
+    async seller(country = 'AR', pos?: string[]) {
+      const created = await request('POST', '/sandbox/sellers', { body: { country_code: country, ...(pos ? { pos } : {}) } });
+      if (created.status !== 201) throw new Error(`seller: ${created.status} ${created.text}`);
+      const seller = created.body as Seller;
+      const token = await request('POST', '/oauth/token', {
+        body: { grant_type: 'client_credentials', client_id: seller.client_id, client_secret: seller.client_secret },
+      });
+      if (token.status !== 200) throw new Error(`token: ${token.status} ${token.text}`);
+      return { ...seller, token: token.body.access_token, refresh_token: token.body.refresh_token };
+    },
+    close: () => sandbox.close(),
+  };
+}
+
+let keyCounter = 0;
+/** A fresh idempotency key. */
+export function newKey(): string {
+  keyCounter += 1;
+  return `test-key-${process.pid}-${keyCounter}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** A valid create-order body (seed 4.3), with overrides merged at the top level. */
+export function orderBody(overrides: Record<string, unknown> = {}, amount = '100.00'): Record<string, unknown> {
+  return {
+    type: 'qr',
+    external_reference: 'sale-0001',
+    total_amount: amount,
+    description: 'Two coffees',
+    config: { qr: { external_pos_id: 'POS001', mode: 'dynamic' } },
+    transactions: { payments: [{ amount }] },
+    ...overrides,
+  };
+}
