@@ -112,7 +112,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     { refundProcessingSeconds: options.refundProcessingSeconds ?? 10 },
   );
   const idempotency = new IdempotencyStore(state, clock);
-  const sellers = new SellerService(state, ids);
+  const sellers = new SellerService(state, ids, clock);
   const faults = new FaultTable(random);
 
   let sweeping: Promise<void> | null = null;
@@ -227,7 +227,9 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
       return reply.code(413).send(apiErrorBody('payload_too_large'));
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      // A request the framework could not read (bad content-length, broken encoding): the client's mistake, never a 500.
       if (path === '/oauth/token') return reply.code(400).send(oauthErrorBody('invalid_request', error.message));
+      if (path.startsWith('/platforms/pci/wallet/')) return reply.code(400).send(apiErrorBody('invalid_request', [], error.message));
       return reply.code(400).send(apiErrorBody('bad_request', [], error.message));
     }
     request.log.error(error);
@@ -248,12 +250,20 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
   return app;
 }
 
-/** A forced error in the shape of the route it hits: OAuth's for /oauth/token, tokenization's codes, else the Orders API's. */
+/**
+ * A forced error in the shape of the route family it hits: OAuth's body for /oauth/token (seed 7.1 has no 5xx code, so a
+ * forced 5xx says internal_error), tokenization's codes of seed 7.2, else the Orders API's (seed 7.3: generic).
+ */
 function sendFaultError(reply: FastifyReply, path: string, status: number): FastifyReply {
   if (path === '/oauth/token') {
     return reply.code(status).send(status === 429 ? oauthErrorBody('local_rate_limited') : { error: 'internal_error', message: 'Injected fault.', status, cause: [] });
   }
-  const code = status === 429 ? 'local_rate_limited' : status === 503 ? 'service_unavailable' : status === 502 ? 'bad_gateway' : status >= 500 ? 'generic' : 'bad_request';
+  if (path.startsWith('/platforms/pci/wallet/')) {
+    const code = ({ 424: 'failed_dependency', 502: 'bad_gateway', 503: 'service_unavailable', 401: 'unauthorized' } as const)[status as 424 | 502 | 503 | 401];
+    if (status === 429) return reply.code(429).send(apiErrorBody('local_rate_limited', ['injected fault']));
+    return reply.code(status).send(apiErrorBody(code ?? (status >= 500 ? 'internal_server_error' : 'invalid_request'), ['injected fault']));
+  }
+  const code = status === 429 ? 'local_rate_limited' : status >= 500 ? 'generic' : 'bad_request';
   return reply.code(status).send(apiErrorBody(code, ['injected fault']));
 }
 

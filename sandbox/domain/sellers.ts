@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { SandboxState, SellerRecord } from '../state.ts';
 import { ApiError } from '../http/replies.ts';
@@ -12,6 +13,7 @@ export class SellerService {
   constructor(
     private readonly state: SandboxState,
     private readonly ids: IdGenerator,
+    private readonly clock: Clock,
   ) {}
 
   create(input: { country_code: string; pos?: string[]; name?: string }): Seller {
@@ -25,7 +27,7 @@ export class SellerService {
       currency,
       name: input.name ?? `Sandbox Store ${userId.slice(-4)}`,
       pos: posIds.map((external_pos_id) => ({ external_pos_id, qr_id: this.ids.uuid() })),
-      created_at: Date.now(),
+      created_at: this.clock.now(),
     };
     const clientId = this.ids.digits(16);
     const app = {

@@ -1,0 +1,54 @@
+/** One notification as the relay keeps it (issue 3: the platform's body plus the relay's receipt time). */
+export interface RelayEvent {
+  /** Strictly increasing, opaque to kiosks (SSE id:). */
+  id: string;
+  userId: string;
+  posId: string | null;
+  /** e.g. order.processed, or ipn.payment for a legacy IPN. */
+  type: string;
+  receivedAt: number;
+  /** The JSON text sent to kiosks as the event's data. */
+  payload: string;
+}
+
+export interface AppendInput {
+  requestId: string;
+  /** A hash of the raw body: the same request id with another body is a forgery, not a duplicate. */
+  bodyHash: string;
+  userId: string;
+  posId: string | null;
+  type: string;
+  /** For order events: the order and data.version, so stale and repeated versions are dropped. */
+  orderId: string | null;
+  version: number | null;
+  receivedAt: number;
+  payload: string;
+}
+
+export type AppendResult =
+  | { kind: 'appended'; event: RelayEvent }
+  | { kind: 'duplicate'; reason: 'request_id' | 'stale_version' }
+  | { kind: 'conflict' };
+
+export type ReadResult = { kind: 'events'; events: RelayEvent[] } | { kind: 'reset' };
+
+/**
+ * The durable log behind the relay (issue 3), with two backends: SQLite (embedded default) and Redis Streams (several
+ * relay processes share one log). append() resolves only once the event is durable, so a 200 means it is kept.
+ */
+export interface EventLog {
+  /** Connects, migrates, and starts watching for appends; call once before use. */
+  ready(): Promise<void>;
+  append(input: AppendInput): Promise<AppendResult>;
+  /** Events after `afterId` (null: from the start of what is retained), in order, at most `limit`; 'reset' if events after it were pruned. */
+  readAfter(afterId: string | null, limit: number): Promise<ReadResult>;
+  /** The newest id, or null when empty: where a kiosk with no Last-Event-ID starts. */
+  lastId(): Promise<string | null>;
+  /** Called for every event appended by any process sharing the log. Returns an unsubscribe function. */
+  subscribe(listener: (event: RelayEvent) => void): () => void;
+  /** Drops events received before `beforeMs`; returns how many. */
+  prune(beforeMs: number): Promise<number>;
+  /** Whether `id` is a well-formed id of this backend (a bad Last-Event-ID is treated as a reset). */
+  isValidId(id: string): boolean;
+  close(): Promise<void>;
+}

@@ -1,0 +1,152 @@
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import type { AppendInput, AppendResult, EventLog, ReadResult, RelayEvent } from './event-log.ts';
+
+// Numbered migrations (style guide 11), STRICT tables, explicit indexes.
+const MIGRATIONS = [
+  `CREATE TABLE events (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     user_id TEXT NOT NULL,
+     pos_id TEXT,
+     type TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     payload TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX events_received_at ON events (received_at);
+   CREATE TABLE request_ids (request_id TEXT PRIMARY KEY, body_hash TEXT NOT NULL, received_at INTEGER NOT NULL) STRICT;
+   CREATE INDEX request_ids_received_at ON request_ids (received_at);
+   CREATE TABLE order_versions (order_id TEXT PRIMARY KEY, version INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT;
+   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
+];
+
+interface EventRow {
+  id: number;
+  user_id: string;
+  pos_id: string | null;
+  type: string;
+  received_at: number;
+  payload: string;
+}
+
+/**
+ * The embedded log: one SQLite file in WAL mode with synchronous=FULL, so an append that returned survives SIGKILL and
+ * power loss alike. One process owns the file; several relay processes share a log through the Redis backend instead.
+ */
+export class SqliteEventLog implements EventLog {
+  readonly #db: Database.Database;
+  readonly #emitter = new EventEmitter();
+  readonly #appendTx: (input: AppendInput) => AppendResult;
+  readonly #stmts;
+
+  constructor(readonly file: string) {
+    this.#db = new Database(file);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = FULL');
+    this.#db.pragma('busy_timeout = 5000');
+    migrate(this.#db, file);
+    this.#emitter.setMaxListeners(0);
+    const db = this.#db;
+    this.#stmts = {
+      requestId: db.prepare<[string], { body_hash: string }>('SELECT body_hash FROM request_ids WHERE request_id = ?'),
+      rememberRequest: db.prepare<[string, string, number]>('INSERT INTO request_ids (request_id, body_hash, received_at) VALUES (?, ?, ?)'),
+      version: db.prepare<[string], { version: number }>('SELECT version FROM order_versions WHERE order_id = ?'),
+      setVersion: db.prepare<[string, number, number]>(
+        'INSERT INTO order_versions (order_id, version, updated_at) VALUES (?, ?, ?) ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at',
+      ),
+      insert: db.prepare<[string, string | null, string, number, string]>(
+        'INSERT INTO events (user_id, pos_id, type, received_at, payload) VALUES (?, ?, ?, ?, ?)',
+      ),
+      after: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?'),
+      last: db.prepare<[], { id: number }>('SELECT id FROM events ORDER BY id DESC LIMIT 1'),
+      meta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      pruneEvents: db.prepare<[number], { id: number }>('DELETE FROM events WHERE received_at < ? RETURNING id'),
+      pruneRequests: db.prepare<[number]>('DELETE FROM request_ids WHERE received_at < ?'),
+      pruneVersions: db.prepare<[number]>('DELETE FROM order_versions WHERE updated_at < ?'),
+      sequence: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'"),
+    };
+    this.#appendTx = db.transaction((input: AppendInput): AppendResult => {
+      const seen = this.#stmts.requestId.get(input.requestId);
+      if (seen) return seen.body_hash === input.bodyHash ? { kind: 'duplicate', reason: 'request_id' } : { kind: 'conflict' };
+      this.#stmts.rememberRequest.run(input.requestId, input.bodyHash, input.receivedAt);
+      if (input.orderId !== null && input.version !== null) {
+        const stored = this.#stmts.version.get(input.orderId);
+        // Deduplicate by order version (issue 3): an event not newer than the stored one is acknowledged, not appended.
+        if (stored && stored.version >= input.version) return { kind: 'duplicate', reason: 'stale_version' };
+        this.#stmts.setVersion.run(input.orderId, input.version, input.receivedAt);
+      }
+      const info = this.#stmts.insert.run(input.userId, input.posId, input.type, input.receivedAt, input.payload);
+      return {
+        kind: 'appended',
+        event: { id: String(info.lastInsertRowid), userId: input.userId, posId: input.posId, type: input.type, receivedAt: input.receivedAt, payload: input.payload },
+      };
+    });
+  }
+
+  async ready(): Promise<void> {}
+
+  async append(input: AppendInput): Promise<AppendResult> {
+    const result = this.#appendTx(input);
+    if (result.kind === 'appended') this.#emitter.emit('event', result.event);
+    return result;
+  }
+
+  async readAfter(afterId: string | null, limit: number): Promise<ReadResult> {
+    const after = afterId === null ? 0 : Number(afterId);
+    const prunedThrough = Number(this.#stmts.meta.get('pruned_through')?.value ?? 0);
+    // Events after the kiosk's id were pruned, or the id is from another log (beyond anything issued): reconcile by GET.
+    const issued = this.#stmts.sequence.get()?.seq ?? 0;
+    if (afterId !== null && (after < prunedThrough || after > issued)) return { kind: 'reset' };
+    return { kind: 'events', events: this.#stmts.after.all(Math.max(after, prunedThrough), limit).map(toEvent) };
+  }
+
+  async lastId(): Promise<string | null> {
+    const row = this.#stmts.last.get();
+    if (row) return String(row.id);
+    const seq = this.#stmts.sequence.get()?.seq;
+    return seq ? String(seq) : null;
+  }
+
+  subscribe(listener: (event: RelayEvent) => void): () => void {
+    this.#emitter.on('event', listener);
+    return () => this.#emitter.off('event', listener);
+  }
+
+  async prune(beforeMs: number): Promise<number> {
+    return this.#db.transaction(() => {
+      const removed = this.#stmts.pruneEvents.all(beforeMs);
+      if (removed.length > 0) {
+        const maxId = Math.max(...removed.map((r) => r.id));
+        const current = Number(this.#stmts.meta.get('pruned_through')?.value ?? 0);
+        this.#stmts.setMeta.run('pruned_through', String(Math.max(current, maxId)));
+      }
+      this.#stmts.pruneRequests.run(beforeMs);
+      this.#stmts.pruneVersions.run(beforeMs);
+      return removed.length;
+    })();
+  }
+
+  isValidId(id: string): boolean {
+    return /^\d{1,15}$/.test(id);
+  }
+
+  async close(): Promise<void> {
+    this.#emitter.removeAllListeners();
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+function toEvent(row: EventRow): RelayEvent {
+  return { id: String(row.id), userId: row.user_id, posId: row.pos_id, type: row.type, receivedAt: row.received_at, payload: row.payload };
+}
+
+function migrate(db: Database.Database, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) throw new Error(`${file}: schema version ${version} is newer than this relay understands (${MIGRATIONS.length})`);
+  for (let v = version; v < MIGRATIONS.length; v += 1) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v] as string);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,52 @@
+/** Counters and gauges exposed as Prometheus text on GET /metrics (issue 3). */
+export class RelayMetrics {
+  readonly #counters = new Map<string, Map<string, number>>();
+  readonly #help = new Map<string, { help: string; type: 'counter' | 'gauge' }>();
+  connectedStreams = 0;
+
+  constructor() {
+    this.#define('relay_notifications_received_total', 'Notifications received, by kind (webhook, ipn).');
+    this.#define('relay_notifications_rejected_total', 'Notifications refused, by reason.');
+    this.#define('relay_duplicates_total', 'Notifications acknowledged but not appended again, by reason.');
+    this.#define('relay_events_appended_total', 'Events appended to the log.');
+    this.#define('relay_events_sent_total', 'Events written to kiosk streams.');
+    this.#define('relay_streams_dropped_total', 'Kiosk streams closed by the relay, by reason.');
+    this.#define('relay_ipn_fetch_failures_total', 'Failed lookups of an IPN resource (each attempt).');
+    this.#help.set('relay_streams_connected', { help: 'Kiosk streams connected now.', type: 'gauge' });
+  }
+
+  inc(name: string, labels: Record<string, string> = {}, by = 1): void {
+    const key = Object.entries(labels)
+      .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`)
+      .join(',');
+    const series = this.#counters.get(name) ?? new Map<string, number>();
+    series.set(key, (series.get(key) ?? 0) + by);
+    this.#counters.set(name, series);
+  }
+
+  get(name: string, labels: Record<string, string> = {}): number {
+    const key = Object.entries(labels)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join(',');
+    return this.#counters.get(name)?.get(key) ?? 0;
+  }
+
+  render(): string {
+    const lines: string[] = [];
+    for (const [name, meta] of this.#help) {
+      lines.push(`# HELP ${name} ${meta.help}`, `# TYPE ${name} ${meta.type}`);
+      if (name === 'relay_streams_connected') {
+        lines.push(`${name} ${this.connectedStreams}`);
+        continue;
+      }
+      const series = this.#counters.get(name);
+      if (!series || series.size === 0) lines.push(`${name} 0`);
+      else for (const [labels, value] of series) lines.push(labels ? `${name}{${labels}} ${value}` : `${name} ${value}`);
+    }
+    return lines.join('\n') + '\n';
+  }
+
+  #define(name: string, help: string): void {
+    this.#help.set(name, { help, type: 'counter' });
+  }
+}

@@ -1,0 +1,64 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'stale_timestamp' | 'bad_signature' | 'missing_request_id';
+
+export interface SignatureInput {
+  /** The x-signature header: ts=<unix seconds>,v1=<hex>. */
+  header: string | undefined;
+  requestId: string | undefined;
+  /** data.id exactly as it appeared in the query string. */
+  dataId: string | undefined;
+  secrets: readonly string[];
+  nowMs: number;
+  toleranceSeconds: number;
+}
+
+/**
+ * platform-facts "Webhooks": v1 = HMAC-SHA256(secret, "id:<data.id>;request-id:<x-request-id>;ts:<ts>;"), a part whose
+ * value is absent is left out. The id is accepted as given or lowercased (the real platform's casing is inconsistent),
+ * any configured secret may match (rotation), comparisons are constant-time, and ts must be within the tolerance of
+ * our clock so a captured notification cannot be replayed later (style guide 14).
+ */
+export function verifySignature(input: SignatureInput): { ok: true; ts: number } | { ok: false; reason: SignatureFailure } {
+  if (!input.header) return { ok: false, reason: 'missing_signature' };
+  if (!input.requestId) return { ok: false, reason: 'missing_request_id' };
+  let ts: string | undefined;
+  const hashes: string[] = [];
+  for (const part of input.header.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const key = part.slice(0, eq).trim().toLowerCase();
+    const value = part.slice(eq + 1).trim();
+    if (key === 'ts') ts = value;
+    else if (key === 'v1' && value) hashes.push(value.toLowerCase());
+  }
+  if (!ts || !/^\d{1,12}$/.test(ts) || hashes.length === 0 || hashes.some((h) => !/^[0-9a-f]{64}$/.test(h))) {
+    return { ok: false, reason: 'malformed_signature' };
+  }
+  const tsSeconds = Number(ts);
+  if (Math.abs(input.nowMs / 1000 - tsSeconds) > input.toleranceSeconds) return { ok: false, reason: 'stale_timestamp' };
+  const ids = input.dataId === undefined ? [undefined] : [...new Set([input.dataId, input.dataId.toLowerCase()])];
+  for (const secret of input.secrets) {
+    for (const id of ids) {
+      const expected = Buffer.from(sign(secret, id, input.requestId, ts), 'hex');
+      for (const hash of hashes) {
+        const given = Buffer.from(hash, 'hex');
+        if (given.length === expected.length && timingSafeEqual(given, expected)) return { ok: true, ts: tsSeconds };
+      }
+    }
+  }
+  return { ok: false, reason: 'bad_signature' };
+}
+
+export function manifest(dataId: string | undefined, requestId: string | undefined, ts: string): string {
+  return `${dataId !== undefined && dataId !== '' ? `id:${dataId};` : ''}${requestId ? `request-id:${requestId};` : ''}ts:${ts};`;
+}
+
+export function sign(secret: string, dataId: string | undefined, requestId: string | undefined, ts: string): string {
+  return createHmac('sha256', secret).update(manifest(dataId, requestId, ts)).digest('hex');
+}
+
+/** Builds the x-signature header for a notification, as the platform does (tests and local tools use it). */
+export function signatureHeader(secret: string, dataId: string, requestId: string, tsSeconds: number): string {
+  return `ts=${tsSeconds},v1=${sign(secret, dataId, requestId, String(tsSeconds))}`;
+}

@@ -1,0 +1,146 @@
+import type { ServerResponse } from 'node:http';
+import type { EventLog } from './log/event-log.ts';
+import { canSee, type KioskScope } from './kiosk-keys.ts';
+import type { RelayMetrics } from './metrics.ts';
+
+export interface StreamOptions {
+  heartbeatMs: number;
+  retryMs: number;
+  /** A client whose unread output passes this is dropped (issue 3: never buffered without bound). */
+  maxBufferedBytes: number;
+  /** A client that does not drain its socket within this time is dropped. */
+  stallTimeoutMs: number;
+  batchSize: number;
+}
+
+/**
+ * One kiosk's Server-Sent Events stream. A wake-up from the log never carries the event itself: the stream always
+ * pulls from the log after the last id it sent, so replay and live delivery are one code path, in order, with no gap
+ * and no duplicate whatever the timing of appends, reconnects and other relay processes.
+ */
+export class EventStream {
+  #position: string | null = null;
+  #pumping = false;
+  #again = false;
+  #closed = false;
+  #unsubscribe: (() => void) | null = null;
+  #heartbeat: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly scope: KioskScope,
+    private readonly log: EventLog,
+    private readonly metrics: RelayMetrics,
+    private readonly options: StreamOptions,
+  ) {}
+
+  async start(lastEventId: string | null): Promise<void> {
+    this.res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    this.res.on('close', () => this.close('client_closed'));
+    this.metrics.connectedStreams += 1;
+    // Subscribe before the first read, so an event appended meanwhile still wakes us.
+    this.#unsubscribe = this.log.subscribe(() => this.wake());
+    this.#heartbeat = setInterval(() => {
+      if (!this.#closed) this.#write(': heartbeat\n\n');
+    }, this.options.heartbeatMs);
+    this.#heartbeat.unref();
+    this.#write(`retry: ${this.options.retryMs}\n\n`);
+    if (lastEventId === null) {
+      this.#position = await this.log.lastId();
+      this.#write(': connected, live from now\n\n');
+    } else if (!this.log.isValidId(lastEventId)) {
+      await this.#reset('unknown_id');
+    } else {
+      this.#position = lastEventId;
+    }
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.#closed) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = true;
+    void this.#pump().finally(() => {
+      this.#pumping = false;
+      if (this.#again && !this.#closed) {
+        this.#again = false;
+        this.wake();
+      }
+    });
+  }
+
+  close(reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.metrics.connectedStreams -= 1;
+    if (reason !== 'client_closed') this.metrics.inc('relay_streams_dropped_total', { reason });
+    this.#unsubscribe?.();
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    if (reason === 'client_closed' || reason === 'shutdown') this.res.end();
+    else this.res.destroy();
+  }
+
+  async #pump(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.#closed) return;
+        const read = await this.log.readAfter(this.#position, this.options.batchSize);
+        if (read.kind === 'reset') {
+          await this.#reset('history_pruned');
+          continue;
+        }
+        for (const event of read.events) {
+          if (this.#closed) return;
+          this.#position = event.id;
+          if (!canSee(this.scope, event)) continue;
+          const ok = this.#write(`id: ${event.id}\nevent: ${event.type}\ndata: ${event.payload}\n\n`);
+          this.metrics.inc('relay_events_sent_total');
+          if (!ok && !(await this.#drained())) return;
+        }
+        if (read.events.length < this.options.batchSize) return;
+      }
+    } catch {
+      // The log is unreachable: drop the stream; the kiosk reconnects with its Last-Event-ID and loses nothing.
+      this.close('log_unavailable');
+    }
+  }
+
+  /** issue 3: when the kiosk's id is older than what is retained, open with `reset` so it reconciles by GET. */
+  async #reset(reason: 'history_pruned' | 'unknown_id'): Promise<void> {
+    this.#position = await this.log.lastId();
+    const id = this.#position === null ? '' : `id: ${this.#position}\n`;
+    this.#write(`${id}event: reset\ndata: ${JSON.stringify({ reason })}\n\n`);
+  }
+
+  #write(chunk: string): boolean {
+    if (this.#closed) return false;
+    if (this.res.writableLength > this.options.maxBufferedBytes) {
+      this.close('slow_client');
+      return false;
+    }
+    return this.res.write(chunk);
+  }
+
+  #drained(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.res.off('drain', onDrain);
+        this.close('slow_client');
+        resolve(false);
+      }, this.options.stallTimeoutMs);
+      const onDrain = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.res.once('drain', onDrain);
+    });
+  }
+}
