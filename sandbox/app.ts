@@ -233,7 +233,8 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
       return reply.code(400).send(apiErrorBody('bad_request', [], error.message));
     }
     request.log.error(error);
-    return reply.code(500).send(apiErrorBody('generic'));
+    // seed 7.2 names its own 500 code; everything else uses 7.3's generic.
+    return reply.code(500).send(apiErrorBody(path.startsWith('/platforms/pci/wallet/') ? 'internal_server_error' : 'generic'));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -109,6 +109,10 @@ export const ORDER_ERRORS = {
   merchant_order_not_found: { status: 404, section: '4.7', message: 'No such merchant order.' },
   chargeback_not_found: { status: 404, section: '4.7', message: 'No such chargeback.' },
   payment_intent_not_found: { status: 404, section: '4.7', message: 'No such payment intent.' },
+  card_token_not_found: { status: 400, section: '4.8', message: 'The card token does not exist or belongs to another seller.' },
+  card_token_used: { status: 400, section: '4.8', message: 'The card token was already used; card tokens are single use.' },
+  card_token_expired: { status: 400, section: '4.8', message: 'The card token expired; tokenize the card again.' },
+  payment_not_chargeable: { status: 409, section: 'sandbox', message: 'Only an approved payment can be charged back.' },
   order_not_payable: { status: 409, section: 'sandbox', message: 'Only an order in status created can be scanned or paid.' },
 } as const satisfies Record<string, ErrorSpec>;
 export type OrderErrorCode = keyof typeof ORDER_ERRORS;
