@@ -224,6 +224,8 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
     const path = request.url.split('?')[0] ?? '';
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      // platform-facts: over 1 MiB is 413 payload_too_large, in the body shape of the route family.
+      if (path === '/oauth/token') return reply.code(413).send({ error: 'payload_too_large', message: 'The request body is larger than 1 MiB.', status: 413, cause: [] });
       return reply.code(413).send(apiErrorBody('payload_too_large'));
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {

@@ -37,6 +37,8 @@ export interface RefreshTokenRecord {
   user_id: string;
   scope: string;
   revoked: boolean;
+  /** The grant the chain of refreshes started from: a refreshed client_credentials token stays one (seed 5.7). */
+  origin_grant?: Exclude<GrantType, 'refresh_token'>;
 }
 
 export interface AuthCodeRecord {

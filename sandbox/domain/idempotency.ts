@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { SandboxState } from '../state.ts';
 
 const WINDOW_MS = 24 * 3600 * 1000; // seed 8: idempotency key reuse window 24 hours
+const PRUNE_EVERY_MS = 3600 * 1000;
 
 export type IdempotencyLookup =
   | { kind: 'new' }
@@ -15,6 +16,8 @@ export type IdempotencyLookup =
  * only successful responses are remembered, so a request refused for a passing reason (a locked order) can be retried.
  */
 export class IdempotencyStore {
+  #prunedAt = Number.NEGATIVE_INFINITY;
+
   constructor(
     private readonly state: SandboxState,
     private readonly clock: Clock,
@@ -32,13 +35,19 @@ export class IdempotencyStore {
   }
 
   remember(userId: string, key: string, fingerprint: string, status: number, body: unknown): void {
+    const now = this.clock.now();
+    // Nothing else calls prune, so the store would grow with every write; once per sandbox hour keeps a write O(1)
+    // amortized and bounds the store to about a day of keys.
+    if (now - this.#prunedAt >= PRUNE_EVERY_MS) this.prune();
     const id = `${userId}:${key}`;
-    this.state.idempotency.put(id, { id, fingerprint, status, body, created_at: this.clock.now() });
+    // A snapshot: a rendered body may share objects with the live order, and a replay must show the first response.
+    this.state.idempotency.put(id, { id, fingerprint, status, body: structuredClone(body), created_at: now });
   }
 
   /** Forgets keys past the window so the store does not grow without bound. */
   prune(): void {
-    const cutoff = this.clock.now() - WINDOW_MS;
+    this.#prunedAt = this.clock.now();
+    const cutoff = this.#prunedAt - WINDOW_MS;
     for (const record of [...this.state.idempotency.values()]) if (record.created_at <= cutoff) this.state.idempotency.delete(record.id);
   }
 }

@@ -254,7 +254,20 @@ export class OrderService {
     return order;
   }
 
-  /** Applies what the clock says is due to one order: expiry (seed 3.1, 6.3) and full-refund completion. */
+  /**
+   * Applies what is due on the clock to the order `id`, if it exists. Routes call this in a transaction of its own
+   * before an operation that may be refused: the refusal rolls its transaction back, and an expiry noticed inside it
+   * would then be lost from the data file while kept in memory (and its webhook with it).
+   */
+  settle(id: string): void {
+    const order = this.state.orders.get(id);
+    if (order) this.advance(order);
+  }
+
+  /**
+   * Applies what the clock says is due to one order: expiry (seed 3.1, 6.3) and full-refund completion. The change is
+   * dated when it fell due, not when a sweep or a request noticed it, so last_updated_date does not depend on timing.
+   */
   advance(order: OrderRecord): void {
     const now = this.clock.now();
     if (order.status === 'created' && now >= order.expires_at) {
@@ -263,15 +276,16 @@ export class OrderService {
       order.payment.status = 'expired';
       order.payment.status_detail = 'expired';
       order.payment_in_progress = false;
-      this.#changed(order, 'order.expired');
+      this.#changed(order, 'order.expired', order.expires_at);
     }
     const due = order.refunds.filter((r) => r.status === 'processing' && r.completes_at !== undefined && r.completes_at <= now);
     if (due.length > 0) {
+      const at = Math.max(...due.map((r) => r.completes_at ?? now));
       for (const refund of due) {
         refund.status = 'processed';
         delete refund.completes_at;
       }
-      this.#changed(order, 'order.refunded');
+      this.#changed(order, 'order.refunded', at);
     }
     if (order.status !== 'created' && !order.refunds.some((r) => r.status === 'processing')) this.state.active.delete(order.id);
   }
@@ -307,7 +321,7 @@ export class OrderService {
       last_updated_date: isoTimestamp(order.updated_at),
       config: { qr: { external_pos_id: order.pos_id, mode: order.mode } },
       ...(order.qr_data ? { type_response: { qr_data: order.qr_data } } : {}),
-      integration_data: order.integration_data,
+      integration_data: { ...order.integration_data, ...(order.integration_data.sponsor ? { sponsor: { ...order.integration_data.sponsor } } : {}) },
       ...(order.items
         ? { items: order.items.map((item) => ({ ...item, unit_price: formatAmount(item.unit_price, c) })) }
         : {}),
@@ -378,9 +392,9 @@ export class OrderService {
     return refund;
   }
 
-  #changed(order: OrderRecord, action: OrderAction): void {
+  #changed(order: OrderRecord, action: OrderAction, at = this.clock.now()): void {
     order.version += 1;
-    order.updated_at = this.clock.now();
+    order.updated_at = Math.max(order.updated_at, at);
     this.state.orders.put(order.id, order);
     this.events.orderChanged(order, action);
   }
@@ -415,7 +429,7 @@ function renderPayment(payment: PaymentState, c: Currency): Order['transactions'
     ...(payment.reference_id ? { reference_id: payment.reference_id } : {}),
     ...(payment.paid !== undefined ? { paid_amount: formatAmount(payment.paid, c) } : {}),
     ...(payment.refunded ? { refunded_amount: formatAmount(payment.refunded, c) } : {}),
-    ...(payment.method ? { payment_method: payment.method } : {}),
+    ...(payment.method ? { payment_method: { ...payment.method } } : {}),
     ...(payment.discount_type ? { discounts: { type: payment.discount_type } } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { ApiError } from './replies.ts';
 export function authenticate(request: FastifyRequest, oauth: OAuthService, shape: 'api' | 'tokenize' = 'api'): AccessTokenRecord {
   const query = request.query as Record<string, unknown> | undefined;
   if (query && Object.hasOwn(query, 'access_token')) {
-    throw new ApiError('bad_request', ['access_token'], 'The access token must be sent in the Authorization header, never in the query string.', shape === 'tokenize' ? 'api' : 'api');
+    throw new ApiError('bad_request', ['access_token'], 'The access token must be sent in the Authorization header, never in the query string.');
   }
   if (request.headers['x-ttl-store-preference'] !== undefined) {
     throw new ApiError('bad_request', ['X-Ttl-Store-Preference'], 'X-Ttl-Store-Preference is not accepted; send expiration_time in the body.');

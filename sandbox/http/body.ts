@@ -54,7 +54,14 @@ export function schemaError(error: z.ZodError, input: unknown): ApiError {
     const fields = unknown.keys.map((k) => [...unknown.path, k].join('.'));
     return new ApiError('unsupported_properties', fields, `Unsupported properties: ${fields.join(', ')}.`);
   }
-  const wrongType = issues.find((i) => i.code === 'invalid_type' && valueAt(input, i.path) !== undefined);
+  const wrongType = issues.find((i) => {
+    const value = valueAt(input, i.path);
+    if (value === undefined) return false;
+    if (i.code === 'invalid_type') return true;
+    // A literal or enum (type "qr", mode, discount type) given a value of another JSON type, e.g. 1 for "qr": seed 7.3
+    // calls that a wrong field type, not a wrong value.
+    return i.code === 'invalid_value' && !i.values.some((v) => jsonType(v) === jsonType(value));
+  });
   if (wrongType) {
     const field = fieldName(wrongType.path);
     return new ApiError('property_type', [field], `${field}: ${wrongType.message}.`);
@@ -63,6 +70,12 @@ export function schemaError(error: z.ZodError, input: unknown): ApiError {
   const field = first ? fieldName(first.path) : 'body';
   const missing = first?.code === 'invalid_type' && valueAt(input, first.path) === undefined;
   return new ApiError('property_value', [field], missing ? `${field} is required.` : `${field}: ${first?.message ?? 'invalid value'}.`);
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
 }
 
 function fieldName(path: ReadonlyArray<PropertyKey>): string {

@@ -1,5 +1,87 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { SandboxContext } from '../app.ts';
+import { authenticate, idempotencyKey } from '../http/auth.ts';
+import { canonicalJson, jsonBody, parseJson, rawBody, schemaError } from '../http/body.ts';
+import { ApiError } from '../http/replies.ts';
+import { IdempotencyStore } from '../domain/idempotency.ts';
+import { chargebackRequestSchema, createPaymentIntentRequestSchema, createPaymentRequestSchema } from '../domain/legacy-schemas.ts';
 
-/** seed 4.7 / 4.8: legacy payments and the IPN lookup endpoints. */
-export function registerLegacyRoutes(_app: FastifyInstance, _ctx: SandboxContext): void {}
+const PAYMENTS_PATH = '/v1/payments';
+
+/** seed 4.7 / 4.8: legacy payments and the IPN lookup endpoints, plus the control API that makes their events. */
+export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  /**
+   * seed 4.8. The official SDK sends X-Idempotency-Key on every POST, so the key is required as on the Orders API
+   * (seed 4.3): the same key and body replay the first response, another body is idempotency_key_already_used.
+   */
+  app.post(PAYMENTS_PATH, async (request, reply) => {
+    const token = authenticate(request, ctx.oauth);
+    const key = idempotencyKey(request);
+    const text = rawBody(request);
+    const parsed = parseJson(text);
+    const fingerprint = IdempotencyStore.fingerprint(request.method, PAYMENTS_PATH, parsed.ok ? canonicalJson(parsed.value) : text);
+    const previous = ctx.idempotency.lookup(token.user_id, key, fingerprint);
+    if (previous.kind === 'conflict') throw new ApiError('idempotency_key_already_used', ['X-Idempotency-Key']);
+    if (previous.kind === 'replay') {
+      reply.header('x-idempotent-replayed', 'true');
+      return reply.code(previous.status).send(previous.body);
+    }
+    if (!parsed.ok) throw new ApiError('property_type', ['body'], 'The body is not valid JSON.');
+    const body = createPaymentRequestSchema.safeParse(parsed.value);
+    if (!body.success) throw schemaError(body.error, parsed.value);
+    const payment = ctx.state.transaction(() => {
+      // A copy: the stored document changes later (refunds, chargebacks), the remembered response must not.
+      const created = structuredClone(ctx.legacy.createPayment(token, body.data));
+      ctx.idempotency.remember(token.user_id, key, fingerprint, 201, created);
+      return created;
+    });
+    return reply.code(201).send(payment);
+  });
+
+  // seed 4.7: what an IPN receiver calls after acknowledging (platform-facts "IPN").
+  app.get('/v1/payments/:id', async (request, reply) => {
+    const token = authenticate(request, ctx.oauth);
+    return reply.code(200).send(ctx.legacy.findPayment(token.user_id, param(request)));
+  });
+  app.get('/merchant_orders/:id', async (request, reply) => {
+    const token = authenticate(request, ctx.oauth);
+    return reply.code(200).send(ctx.legacy.findMerchantOrder(token.user_id, param(request)));
+  });
+  app.get('/v1/chargebacks/:id', async (request, reply) => {
+    const token = authenticate(request, ctx.oauth);
+    return reply.code(200).send(ctx.legacy.findChargeback(token.user_id, param(request)));
+  });
+  app.get('/point/integration-api/payment-intents/:id', async (request, reply) => {
+    const token = authenticate(request, ctx.oauth);
+    return reply.code(200).send(ctx.legacy.findPaymentIntent(token.user_id, param(request)));
+  });
+
+  /** Control API: the payer's bank opens a chargeback on a payment (IPN topics chargebacks and payment). */
+  app.post('/sandbox/payments/:id/chargeback', async (request, reply) => {
+    const body = controlBody(request, chargebackRequestSchema);
+    const chargeback = ctx.state.transaction(() => ctx.legacy.openChargeback(param(request), body));
+    await ctx.sweep();
+    return reply.code(201).send(chargeback);
+  });
+
+  /** Control API: a payment attempt on a point device ends (IPN topic point_integration_ipn). */
+  app.post('/sandbox/point/payment-intents', async (request, reply) => {
+    const body = controlBody(request, createPaymentIntentRequestSchema);
+    const intent = ctx.state.transaction(() => ctx.legacy.createPaymentIntent(body));
+    await ctx.sweep();
+    return reply.code(201).send(intent);
+  });
+}
+
+function param(request: FastifyRequest): string {
+  return (request.params as { id: string }).id;
+}
+
+/** Control bodies are strict: an unknown property is unsupported_properties; an empty body reads as {}. */
+function controlBody<S extends z.ZodType>(request: FastifyRequest, schema: S): z.infer<S> {
+  const body = jsonBody(request) ?? {};
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw schemaError(parsed.error, body);
+  return parsed.data;
+}

@@ -11,7 +11,7 @@ import { createOrderRequestSchema, refundOrderRequestSchema } from '../../shared
 /** seed 4.3–4.6: the Orders API. */
 export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/v1/orders', async (request, reply) =>
-    idempotent(ctx, request, reply, '/v1/orders', (token, body) => {
+    idempotent(ctx, request, reply, null, (token, body) => {
       // seed 7.3: a seller of an unsupported country may exist, but cannot create orders.
       const seller = ctx.state.sellers.get(token.user_id);
       if (!seller?.currency) throw new ApiError('unsupported_site', [seller?.country_code ?? ''], `Orders are not supported in ${seller?.country_code}.`);
@@ -29,24 +29,23 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     return reply.code(200).send(ctx.orders.render(order));
   });
 
-  app.post('/v1/orders/:id/cancel', async (request, reply) => {
-    const id = orderIdParam(request);
-    return idempotent(ctx, request, reply, `/v1/orders/${id}/cancel`, (token) => {
+  app.post('/v1/orders/:id/cancel', async (request, reply) =>
+    idempotent(ctx, request, reply, (id) => `/v1/orders/${id}/cancel`, (token, _body, id) => {
       // seed 4.5: no body. An empty JSON object is tolerated; anything else names what is not supported.
       const order = ctx.orders.cancel(token, id);
       return { status: 200, body: ctx.orders.render(order) };
-    }, { bodyless: true });
-  });
+    }, { bodyless: true }),
+  );
 
-  app.post('/v1/orders/:id/refund', async (request, reply) => {
-    const id = orderIdParam(request);
-    return idempotent(ctx, request, reply, `/v1/orders/${id}/refund`, (token, body) => {
+  app.post('/v1/orders/:id/refund', async (request, reply) =>
+    idempotent(ctx, request, reply, (id) => `/v1/orders/${id}/refund`, (token, body, id) => {
+      // seed 4.6: no body (or an empty object) is a full refund; transactions[] a partial one.
       const parsed = refundOrderRequestSchema.safeParse(body ?? {});
       if (!parsed.success) throw schemaError(parsed.error, body);
       const { order, refunds } = ctx.orders.refund(token, id, parsed.data);
       return { status: 201, body: ctx.orders.renderRefundResponse(order, refunds) };
-    });
-  });
+    }),
+  );
 }
 
 /** seed 7.4 / 7.5: order_id must be ORD followed by 26 characters before anything is looked up. */
@@ -56,26 +55,31 @@ function orderIdParam(request: FastifyRequest): string {
   return id;
 }
 
-type Operation = (token: AccessTokenRecord, body: unknown) => { status: number; body: unknown };
+type Operation = (token: AccessTokenRecord, body: unknown, orderId: string) => { status: number; body: unknown };
 
 /**
- * The write path shared by create, cancel and refund: authenticate, require the key, replay or refuse a reused key,
- * then run the operation and remember its response in the same transaction, so a lost response can be recovered by
- * retrying with the same key (seed 4.3; style guide 9).
+ * The write path shared by create, cancel and refund: authenticate, check the order id of the path, require the key,
+ * replay or refuse a reused key, then run the operation and remember its response in the same transaction, so a lost
+ * response can be recovered by retrying with the same key (seed 4.3; style guide 9). The checks run in the same order
+ * as GET's (token, then path, then headers and body), so one request gets one answer whichever route it hits.
  */
 async function idempotent(
   ctx: SandboxContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  path: string,
+  orderPath: ((orderId: string) => string) | null,
   operation: Operation,
   options: { bodyless?: boolean } = {},
 ): Promise<FastifyReply> {
   const token = authenticate(request, ctx.oauth);
+  const orderId = orderPath ? orderIdParam(request) : '';
+  const path = orderPath ? orderPath(orderId) : '/v1/orders';
   const key = idempotencyKey(request);
   const text = rawBody(request);
   const parsed = parseJson(text);
-  const fingerprint = IdempotencyStore.fingerprint(request.method, path, parsed.ok ? canonicalJson(parsed.value) : text);
+  // Cancel and refund take no body: an absent body and {} are the same request (an SDK may send either on a retry).
+  const value = parsed.ok && !(orderPath && isEmptyObject(parsed.value)) ? parsed.value : undefined;
+  const fingerprint = IdempotencyStore.fingerprint(request.method, path, parsed.ok ? canonicalJson(value) : text);
   const previous = ctx.idempotency.lookup(token.user_id, key, fingerprint);
   if (previous.kind === 'conflict') throw new ApiError('idempotency_key_already_used', ['X-Idempotency-Key']);
   if (previous.kind === 'replay') {
@@ -83,18 +87,20 @@ async function idempotent(
     return reply.code(previous.status).send(previous.body);
   }
   if (!parsed.ok) throw new ApiError('property_type', ['body'], 'The body is not valid JSON.');
-  if (options.bodyless && parsed.value !== undefined) {
-    const value = parsed.value;
-    const isEmptyObject = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
-    if (!isEmptyObject) {
-      const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : ['body'];
-      throw new ApiError('unsupported_properties', fields, 'This request takes no body.');
-    }
+  if (options.bodyless && value !== undefined) {
+    const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : ['body'];
+    throw new ApiError('unsupported_properties', fields, 'This request takes no body.');
   }
+  // seed 3.1: an expiry or refund completion that fell due is committed on its own, whatever the operation answers.
+  if (orderPath) ctx.state.transaction(() => ctx.orders.settle(orderId));
   const result = ctx.state.transaction(() => {
-    const outcome = operation(token, parsed.value);
+    const outcome = operation(token, value, orderId);
     ctx.idempotency.remember(token.user_id, key, fingerprint, outcome.status, outcome.body);
     return outcome;
   });
   return reply.code(result.status).send(result.body);
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }

@@ -1,0 +1,111 @@
+// The official SDK (mercadopago 3.x), unchanged, against the legacy endpoints of seed 4.7 / 4.8: Payment.create and
+// Payment.get, MerchantOrder.get, Chargeback.get and Point.searchPaymentIntent parse the sandbox's answers, and the
+// sandbox's errors surface as the SDK's typed errors. platform-facts "Official Node SDK facts": BASE_URL is read on
+// every call, maxRetries 0, and one config per call because per-call options leak into later calls.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppConfig } from 'mercadopago/dist/utils/config/index.js';
+import { Chargeback, MercadoPagoConfig, MerchantOrder, MPBadRequestError, MPNotFoundError, Payment, Point } from 'mercadopago';
+import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { encryptWalletPaymentData } from '../../fakes/wallet.ts';
+
+// AppConfig.BASE_URL is declared readonly but the SDK reads it on every call; platform-facts says to set it.
+const sdkSettings = AppConfig as unknown as { BASE_URL: string };
+
+function sdkConfig(accessToken: string): MercadoPagoConfig {
+  return new MercadoPagoConfig({ accessToken, options: { maxRetries: 0, timeout: 5_000 } });
+}
+
+describe('the official SDK drives the legacy endpoints', () => {
+  let h: Harness;
+  let seller: SellerWithToken;
+  let previousBaseUrl: string;
+
+  before(async () => {
+    h = await startSandbox();
+    seller = await h.seller('AR');
+    previousBaseUrl = sdkSettings.BASE_URL;
+    sdkSettings.BASE_URL = h.url;
+  });
+  after(async () => {
+    sdkSettings.BASE_URL = previousBaseUrl;
+    await h?.close();
+  });
+
+  async function cardToken(cardholderName = 'APRO'): Promise<string> {
+    const key = await h.request('GET', '/sandbox/wallet/merchant-key');
+    const wallet = encryptWalletPaymentData({ publicKeySpkiBase64: key.body.public_key, merchantIdentifier: key.body.merchant_identifier }, { cardholderName });
+    const reply = await h.request('POST', '/platforms/pci/wallet/v1/tokenize', {
+      token: seller.token,
+      headers: { 'x-product-id': 'qr-counter-kiosk', 'x-public-key': seller.public_key },
+      body: { payment_method: { type: 'apple_pay', payment_data: wallet.paymentData }, transaction_identifier: wallet.transactionId },
+    });
+    assert.equal(reply.status, 200, reply.text);
+    return reply.body.id;
+  }
+
+  test('seed 4.8 / 4.7: Payment.create (with its own idempotency key) then Payment.get and MerchantOrder.get', async () => {
+    const token = await cardToken();
+    const created = await new Payment(sdkConfig(seller.token)).create({
+      body: {
+        transaction_amount: 250.75,
+        token,
+        description: 'Lunch',
+        installments: 1,
+        payment_method_id: 'visa',
+        issuer_id: 310,
+        payer: { email: 'buyer@example.com', identification: { type: 'DNI', number: '12345678' } },
+        external_reference: 'sale-sdk-1',
+        metadata: { till: 2 },
+      },
+    });
+    assert.equal(created.api_response.status, 201);
+    assert.equal(created.status, 'approved');
+    assert.equal(created.transaction_amount, 250.75);
+    assert.equal(typeof created.id, 'number');
+
+    const got = await new Payment(sdkConfig(seller.token)).get({ id: created.id as number });
+    assert.equal(got.id, created.id);
+    assert.equal(got.external_reference, 'sale-sdk-1');
+    assert.equal(got.card?.first_six_digits, '450995');
+
+    const mo = await new MerchantOrder(sdkConfig(seller.token)).get({ merchantOrderId: got.order?.id as number });
+    assert.equal(mo.id, got.order?.id);
+    assert.equal(mo.order_status, 'paid');
+    assert.equal(mo.payments?.[0]?.id, created.id);
+  });
+
+  test('seed 2.3: Payment.create with a spent card token throws MPBadRequestError', async () => {
+    const token = await cardToken();
+    const body = { transaction_amount: 10, token, installments: 1, payment_method_id: 'visa', payer: { email: 'buyer@example.com' } };
+    await new Payment(sdkConfig(seller.token)).create({ body });
+    await assert.rejects(new Payment(sdkConfig(seller.token)).create({ body }), (error: unknown) => {
+      assert.ok(error instanceof MPBadRequestError, String(error));
+      assert.equal(error.status, 400);
+      return true;
+    });
+  });
+
+  test('seed 4.7: Payment.get of an unknown id throws MPNotFoundError', async () => {
+    await assert.rejects(new Payment(sdkConfig(seller.token)).get({ id: 123 }), (error: unknown) => error instanceof MPNotFoundError);
+  });
+
+  test('seed 4.7: Chargeback.get and Point.searchPaymentIntent read what the control API made', async () => {
+    const token = await cardToken();
+    const p = await new Payment(sdkConfig(seller.token)).create({ body: { transaction_amount: 40, token, installments: 1, payment_method_id: 'visa' } });
+    const opened = await h.request('POST', `/sandbox/payments/${p.id}/chargeback`);
+    assert.equal(opened.status, 201, opened.text);
+    const chargeback = await new Chargeback(sdkConfig(seller.token)).get({ id: opened.body.id });
+    assert.equal(chargeback.id, opened.body.id);
+    assert.equal(chargeback.payment_id, p.id);
+    assert.equal(chargeback.amount, 40);
+    assert.equal(chargeback.currency_id, 'ARS');
+
+    const intent = await h.request('POST', '/sandbox/point/payment-intents', { body: { user_id: seller.user_id, amount: 4000 } });
+    assert.equal(intent.status, 201, intent.text);
+    const found = await new Point(sdkConfig(seller.token)).searchPaymentIntent({ payment_intent_id: intent.body.id });
+    assert.equal(found.id, intent.body.id);
+    assert.equal(found.state, 'FINISHED');
+    assert.equal(found.amount, 4000);
+  });
+});
