@@ -32,7 +32,9 @@ export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs 
     switch (name) {
       case '--port': {
         const v = value();
-        if (v === null || !/^\d+$/.test(v) || Number(v) > 65535) return { ok: false, error: `--port needs a number from 0 to 65535, got ${v ?? 'nothing'}` };
+        if (v === null || !/^\d+$/.test(v) || Number(v) > 65535) {
+          return { ok: false, error: `--port needs a number from 0 to 65535, got ${v === null ? 'nothing' : JSON.stringify(v)}` };
+        }
         args.port = Number(v);
         portSeen = true;
         break;
@@ -50,14 +52,16 @@ export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs 
         break;
       }
       case '--training':
+        if (inline !== undefined) return { ok: false, error: '--training takes no value' };
         args.training = true;
         break;
       case '--help':
       case '-h':
+        if (inline !== undefined) return { ok: false, error: '--help takes no value' };
         args.help = true;
         break;
       default:
-        return { ok: false, error: `unknown flag ${flag}` };
+        return { ok: false, error: name.startsWith('-') ? `unknown flag ${name}` : `unexpected argument ${JSON.stringify(flag)} (flags start with --)` };
     }
   }
   if (!portSeen && !args.help && !args.training) return { ok: false, error: '--port is required (use 0 for a free port)' };

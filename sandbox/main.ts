@@ -1,5 +1,6 @@
 import { parseSandboxArgs, SANDBOX_USAGE } from './cli-args.ts';
 import { buildSandbox } from './app.ts';
+import { DataFileError } from './store/sqlite-persistence.ts';
 
 // Entry point: `npm run sandbox -- --port N [--data FILE]`. Prints one line with the base URL once it accepts requests.
 const parsed = parseSandboxArgs(process.argv.slice(2));
@@ -16,7 +17,9 @@ let sandbox;
 try {
   sandbox = buildSandbox(data ? { dataFile: data } : {});
 } catch (error) {
-  process.stderr.write(`sandbox: cannot open ${data}: ${(error as Error).message}\n`);
+  // A damaged or foreign data file is a user's problem to fix, so it gets one clear line, not a stack trace.
+  const message = error instanceof DataFileError ? error.message : `cannot start: ${(error as Error).message}`;
+  process.stderr.write(`sandbox: ${message}\n`);
   process.exit(1);
 }
 const url = await sandbox.listen(port, host).catch((error: Error & { code?: string }) => {
@@ -38,7 +41,10 @@ if (training) {
     ].join('\n'),
   );
 }
+let stopping = false;
 const stop = async (): Promise<void> => {
+  if (stopping) return;
+  stopping = true;
   await sandbox.close();
   process.exit(0);
 };

@@ -22,6 +22,18 @@ export function retryDelayMs(failedAttempt: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** (failedAttempt - 2), RETRY_CAP_MS);
 }
 
+/**
+ * When to try again after failed attempt number `failedAttempt`, which started at `attemptStartedAt`; null means give up.
+ * The schedule counts from when the attempt started, so a slow receiver (up to the 22 s timeout) does not shift it.
+ * platform-facts decision "for 3 days": retries span three days from the first attempt; an attempt the doubling would
+ * place past that is moved to the three-day mark, and a failure at that mark is the end.
+ */
+export function nextAttemptAt(firstAttemptAt: number, attemptStartedAt: number, failedAttempt: number): number | null {
+  const deadline = firstAttemptAt + GIVE_UP_AFTER_MS;
+  if (attemptStartedAt >= deadline) return null;
+  return Math.min(attemptStartedAt + retryDelayMs(failedAttempt), deadline);
+}
+
 /** platform-facts: manifest id:<data.id>;request-id:<x-request-id>;ts:<ts>; signed with HMAC-SHA256. */
 export function signatureHeader(secret: string, dataId: string, requestId: string, tsSeconds: number): string {
   const manifest = `id:${dataId};request-id:${requestId};ts:${tsSeconds};`;
@@ -31,8 +43,11 @@ export function signatureHeader(secret: string, dataId: string, requestId: strin
 /** seed 6.1: per-object URLs must not point at local domains. */
 export function isLocalUrl(url: string): boolean {
   try {
-    const host = new URL(url).hostname.toLowerCase();
-    return host === 'localhost' || host === '127.0.0.1' || host.endsWith('.localhost') || host === '[::1]' || host === '0.0.0.0';
+    // WHATWG URL parsing already folds 2130706433, 0x7f.1 and friends into dotted IPv4; a trailing dot is still a local name.
+    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+    if (host === 'localhost' || host.endsWith('.localhost') || host === '0.0.0.0') return true;
+    if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true; // all of 127.0.0.0/8
+    return host === '[::1]' || host === '[::]' || /^\[::ffff:(127\.|7f[0-9a-f]{2}:)/.test(host);
   } catch {
     return true;
   }
@@ -77,7 +92,7 @@ export class Notifier {
    */
   resourceChanged(app: ApplicationRecord, userId: string, topic: IpnTopic, resourceId: string, action: string, notificationUrl?: string): void {
     if (app.ipn_url) this.#enqueueIpn(app, userId, app.ipn_url, topic, resourceId);
-    if (!notificationUrl) return;
+    if (!notificationUrl || !URL.canParse(notificationUrl)) return;
     const sourceNews = new URL(notificationUrl).searchParams.get('source_news');
     if (sourceNews !== 'ipn') this.#enqueueIpn(app, userId, notificationUrl, topic, resourceId);
     if (sourceNews !== 'webhooks') {
@@ -153,7 +168,7 @@ export class Notifier {
       await response.arrayBuffer().catch(() => undefined);
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };
-      error = err.name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (err.cause?.code ?? err.message);
+      error = err.name === 'TimeoutError' ? `timeout: no answer within ${this.options.timeoutMs} ms` : (err.cause?.code ?? err.message);
     } finally {
       this.#inFlight.delete(delivery.id);
     }
@@ -164,8 +179,8 @@ export class Notifier {
       delivery.state = 'delivered';
       delivery.next_attempt_at = null;
     } else {
-      const next = this.clock.now() + retryDelayMs(attempt);
-      if (next > delivery.first_attempt_at + GIVE_UP_AFTER_MS) {
+      const next = nextAttemptAt(delivery.first_attempt_at, startedAt, attempt);
+      if (next === null) {
         delivery.state = 'gave_up';
         delivery.next_attempt_at = null;
       } else {

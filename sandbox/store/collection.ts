@@ -5,7 +5,11 @@
 export interface Persistence {
   write(kind: string, id: string, value: unknown): void;
   remove(kind: string, id: string): void;
-  /** Runs fn so that all its writes land together or not at all. */
+  /**
+   * Runs fn so that all its writes land together. When fn throws, the file still ends up as memory now is: the domain
+   * mutates records in memory before it fails (an order expires, then the payment is refused), and memory cannot roll
+   * back, so the file follows memory rather than keep a state the sandbox no longer shows.
+   */
   transaction<T>(fn: () => T): T;
   loadAll(kind: string): Array<[string, unknown]>;
   close(): void;
