@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { verifySignature } from './signature.ts';
 import { redact, type KioskScope } from './kiosk-keys.ts';
@@ -53,8 +53,18 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   if (options.webhookSecrets.length === 0) throw new Error('at least one webhook secret is required');
   const clock = options.clock ?? { now: () => Date.now() };
   const retentionMs = options.retentionMs ?? 7 * DAY;
+  if (!options.log && options.redisUrl && options.dataFile) throw new Error('dataFile and redisUrl are two different logs: give one of them');
   const log = options.log ?? (options.redisUrl ? new RedisEventLog(options.redisUrl, retentionMs) : new SqliteEventLog(options.dataFile ?? ':memory:'));
-  await log.ready();
+  const logKind = log instanceof RedisEventLog ? 'redis' : log instanceof SqliteEventLog ? 'sqlite' : 'custom';
+  try {
+    await log.ready();
+    // Prune what outlived the retention while the relay was down, before the first kiosk reads.
+    await log.prune(clock.now() - retentionMs);
+  } catch (error) {
+    // A log we opened is ours to close: a Redis client left behind would keep reconnecting (and the process alive).
+    if (!options.log) await log.close().catch(() => undefined);
+    throw error;
+  }
   const metrics = new RelayMetrics();
   const keys = new Map(options.kioskKeys.map((k) => [k.key, k]));
   const streamOptions: StreamOptions = {
@@ -71,6 +81,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   const streams = new Set<EventStream>();
   const lookups = new Set<Promise<void>>();
   let closing = false;
+  const shutdown = new AbortController();
 
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 256 * 1024, forceCloseConnections: true });
   app.removeAllContentTypeParsers();
@@ -127,7 +138,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       bodyHash: createHash('sha256').update(raw).digest('hex'),
       userId,
       posId,
-      type: typeof body.action === 'string' && /^[a-z_.]{1,64}$/.test(body.action) ? body.action : `${String(body.type ?? 'unknown').slice(0, 32)}.updated`,
+      type: eventType(body),
       orderId: isOrder ? String(data.id) : null,
       version: isOrder ? version : null,
       receivedAt,
@@ -136,7 +147,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     return appendAndAnswer(input, reply);
   });
 
-  async function appendAndAnswer(input: AppendInput, reply: import('fastify').FastifyReply) {
+  async function appendAndAnswer(input: AppendInput, reply: FastifyReply) {
     let result;
     try {
       result = await log.append(input);
@@ -181,9 +192,13 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     const url = options.platformUrl.replace(/\/$/, '') + (IPN_LOOKUPS[topic] as (id: string) => string)(id);
     for (let attempt = 0; attempt < ipnRetry.attempts && !closing; attempt += 1) {
       let status: number | null = null;
+      let retryAfterMs: number | null = null;
       try {
         const response = await doFetch(url, { headers: { authorization: `Bearer ${options.platformToken}` }, signal: AbortSignal.timeout(10_000) });
         status = response.status;
+        retryAfterMs = retryAfter(response.headers.get('retry-after'));
+        // Read a failed answer to its end so the connection can be reused.
+        if (!response.ok) await response.arrayBuffer().catch(() => undefined);
         if (response.ok) {
           const resource = (await response.json()) as Record<string, unknown>;
           const text = JSON.stringify(resource);
@@ -213,15 +228,16 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
         status = null;
       }
       metrics.inc('relay_ipn_fetch_failures_total', { topic });
-      if (!shouldRetry(status)) return;
-      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, ipnRetry, random)).unref?.());
+      if (!shouldRetry(status) || attempt + 1 >= ipnRetry.attempts) return;
+      // style guide 8: honour Retry-After (bounded by the policy's cap); the wait ends early when the relay closes.
+      await abortableSleep(Math.min(retryAfterMs ?? backoffDelay(attempt, ipnRetry, random), ipnRetry.maxMs), shutdown.signal);
     }
   }
 
   app.get('/events', async (request, reply) => {
     const scope = kioskScope(request, keys);
     if (!scope) {
-      reject('unknown_kiosk_key');
+      metrics.inc('relay_streams_refused_total', { reason: 'unknown_kiosk_key' });
       return reply.code(401).send({ error: 'unauthorized', message: 'A valid kiosk key is required: Authorization: Bearer <key>.' });
     }
     if (closing) return reply.code(503).send({ error: 'shutting_down' });
@@ -230,13 +246,18 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     const stream = new EventStream(reply.raw, scope, log, metrics, streamOptions);
     streams.add(stream);
     reply.raw.on('close', () => streams.delete(stream));
-    await stream.start(lastEventId && lastEventId.length <= 64 ? lastEventId : lastEventId === null ? null : '');
+    // The reply is hijacked, so Fastify can no longer answer for us: whatever start() throws (a log that is down when it
+    // looks up where to begin) must drop this stream, not leave it open with its heartbeat and subscription. The kiosk
+    // reconnects with its Last-Event-ID and loses nothing.
+    await stream
+      .start(lastEventId && lastEventId.length <= 64 ? lastEventId : lastEventId === null ? null : '')
+      .catch(() => stream.close('log_unavailable'));
   });
 
   app.get('/healthz', async (_request, reply) => {
     try {
       await log.lastId();
-      return reply.code(200).send({ status: 'ok', log: options.redisUrl ? 'redis' : 'sqlite', streams: metrics.connectedStreams });
+      return reply.code(200).send({ status: 'ok', log: logKind, streams: metrics.connectedStreams });
     } catch {
       return reply.code(503).send({ status: 'log_unavailable' });
     }
@@ -255,7 +276,6 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   });
 
   const pruneNow = () => log.prune(clock.now() - retentionMs);
-  await pruneNow();
   const pruner = setInterval(() => void pruneNow().catch(() => undefined), 3600 * 1000);
   pruner.unref();
 
@@ -275,6 +295,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     },
     async close() {
       closing = true;
+      shutdown.abort();
       clearInterval(pruner);
       for (const stream of streams) stream.close('shutdown');
       await app.close();
@@ -282,6 +303,31 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       await log.close();
     },
   };
+}
+
+/** The SSE event name: the webhook's action when it is a plain name, else "<type>.updated" from a plain type. */
+function eventType(body: Record<string, unknown>): string {
+  if (typeof body.action === 'string' && /^[a-z_.]{1,64}$/.test(body.action)) return body.action;
+  const type = typeof body.type === 'string' && /^[a-z_]{1,32}$/.test(body.type) ? body.type : 'unknown';
+  return `${type}.updated`;
+}
+
+function retryAfter(header: string | null): number | null {
+  if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
+  return Number(header.trim()) * 1000;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function single(value: string | string[] | undefined): string | undefined {

@@ -25,6 +25,11 @@ RELAY_KIOSK_KEYS (space-separated KEY=USER_ID[:POS1,POS2] entries), RELAY_PLATFO
 RELAY_REDIS_URL, RELAY_RETENTION_DAYS. Flags win over the environment, which wins over the file.
 `;
 
+const FLAGS = new Set(['--port', '--host', '--platform-url', '--data', '--webhook-secret', '--kiosk-key', '--platform-token', '--redis', '--retention-days', '--config']);
+
+/** Ten years: beyond that the Redis backend's expiry (PX) and the retention arithmetic stop making sense. */
+const MAX_RETENTION_DAYS = 3650;
+
 const fileSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
@@ -34,7 +39,7 @@ const fileSchema = z.strictObject({
   kioskKeys: z.array(z.string()).optional(),
   platformToken: z.string().min(1).optional(),
   redis: z.string().optional(),
-  retentionDays: z.number().positive().max(3650).optional(),
+  retentionDays: z.number().positive().max(MAX_RETENTION_DAYS).optional(),
 });
 type Partial = z.infer<typeof fileSchema>;
 
@@ -57,10 +62,14 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
       i += 1;
       return next;
     };
-    const need = (): string | { error: string } => value() ?? { error: `${name} needs a value` };
     if (name === '--help' || name === '-h') return { ok: true, help: true };
-    const v = need();
-    if (typeof v !== 'string') return { ok: false, error: v.error };
+    // Known flags first: an unknown one must be named as such, and must not swallow the next argument as its value.
+    if (!FLAGS.has(name)) {
+      // A stray word is not echoed: it is often a second secret after one --webhook-secret.
+      return { ok: false, error: name.startsWith('-') ? `unknown flag ${name}` : `unexpected argument number ${i + 1}: every setting is a --flag followed by its value` };
+    }
+    const v = value();
+    if (v === null) return { ok: false, error: `${name} needs a value` };
     switch (name) {
       case '--port':
         if (!/^\d+$/.test(v) || Number(v) > 65535) return { ok: false, error: `--port needs a number from 0 to 65535, got ${v}` };
@@ -88,7 +97,9 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
         flags.redis = v;
         break;
       case '--retention-days':
-        if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) return { ok: false, error: `--retention-days needs a positive number, got ${v}` };
+        if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0 || Number(v) > MAX_RETENTION_DAYS) {
+          return { ok: false, error: `--retention-days needs a number of days above 0 and at most ${MAX_RETENTION_DAYS}, got ${v}` };
+        }
         flags.retentionDays = Number(v);
         break;
       case '--config':
@@ -125,7 +136,8 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
   }
 
   const fromEnv: Partial = {};
-  if (env.RELAY_PORT !== undefined) {
+  // An empty variable counts as unset, as for every other RELAY_* variable.
+  if (env.RELAY_PORT) {
     if (!/^\d+$/.test(env.RELAY_PORT) || Number(env.RELAY_PORT) > 65535) return { ok: false, error: `RELAY_PORT must be a number from 0 to 65535` };
     fromEnv.port = Number(env.RELAY_PORT);
   }
@@ -138,7 +150,7 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
   if (env.RELAY_REDIS_URL) fromEnv.redis = env.RELAY_REDIS_URL;
   if (env.RELAY_RETENTION_DAYS) {
     const days = Number(env.RELAY_RETENTION_DAYS);
-    if (!(days > 0)) return { ok: false, error: 'RELAY_RETENTION_DAYS must be a positive number' };
+    if (!(days > 0 && days <= MAX_RETENTION_DAYS)) return { ok: false, error: `RELAY_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}` };
     fromEnv.retentionDays = days;
   }
 

@@ -5,7 +5,8 @@ import { loadRelayConfig, RELAY_USAGE } from './config.ts';
 // Prints one line with its base URL once it accepts requests. Secrets and keys are never printed.
 const loaded = loadRelayConfig(process.argv.slice(2), process.env);
 if (!loaded.ok) {
-  process.stderr.write(`relay: ${loaded.error}\n\n${RELAY_USAGE}`);
+  // One line, so it reads well in a systemd journal; the usage is one --help away.
+  process.stderr.write(`relay: ${loaded.error} (run with --help for usage)\n`);
   process.exit(2);
 }
 if ('help' in loaded) {
@@ -28,6 +29,7 @@ try {
     retentionMs: config.retentionDays * 24 * 3600 * 1000,
   });
 } catch (error) {
+  // The Redis URL may carry a password: name the backend, never print the URL (the error names host:port).
   process.stderr.write(`relay: cannot open the event log (${config.redis ? 'redis' : (config.data ?? 'memory')}): ${(error as Error).message}\n`);
   process.exit(1);
 }
@@ -38,9 +40,18 @@ const url = await relay.listen(config.port, config.host).catch((error: Error & {
 process.stdout.write(
   `Webhook relay listening on ${url} (log: ${config.redis ? 'redis' : (config.data ?? 'memory')}, ${config.kioskKeys.length} kiosk keys, ${config.webhookSecrets.length} webhook secrets)\n`,
 );
+let stopping = false;
 const stop = async (): Promise<void> => {
-  await relay.close();
-  process.exit(0);
+  // A second signal while closing must not close twice; a close that fails must still end the process.
+  if (stopping) return;
+  stopping = true;
+  try {
+    await relay.close();
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`relay: error while shutting down: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
 };
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());

@@ -12,23 +12,19 @@ export class RelayMetrics {
     this.#define('relay_events_sent_total', 'Events written to kiosk streams.');
     this.#define('relay_streams_dropped_total', 'Kiosk streams closed by the relay, by reason.');
     this.#define('relay_ipn_fetch_failures_total', 'Failed lookups of an IPN resource (each attempt).');
+    this.#define('relay_streams_refused_total', 'Kiosk stream requests refused, by reason.');
     this.#help.set('relay_streams_connected', { help: 'Kiosk streams connected now.', type: 'gauge' });
   }
 
   inc(name: string, labels: Record<string, string> = {}, by = 1): void {
-    const key = Object.entries(labels)
-      .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`)
-      .join(',');
+    const key = labelKey(labels);
     const series = this.#counters.get(name) ?? new Map<string, number>();
     series.set(key, (series.get(key) ?? 0) + by);
     this.#counters.set(name, series);
   }
 
   get(name: string, labels: Record<string, string> = {}): number {
-    const key = Object.entries(labels)
-      .map(([k, v]) => `${k}="${v}"`)
-      .join(',');
-    return this.#counters.get(name)?.get(key) ?? 0;
+    return this.#counters.get(name)?.get(labelKey(labels)) ?? 0;
   }
 
   render(): string {
@@ -49,4 +45,11 @@ export class RelayMetrics {
   #define(name: string, help: string): void {
     this.#help.set(name, { help, type: 'counter' });
   }
+}
+
+/** One series key for inc() and get() alike: a label value with a quote, backslash or newline must read back the same. */
+function labelKey(labels: Record<string, string>): string {
+  return Object.entries(labels)
+    .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, '_')}"`)
+    .join(',');
 }

@@ -20,6 +20,7 @@ export interface StreamOptions {
  */
 export class EventStream {
   #position: string | null = null;
+  #started = false;
   #pumping = false;
   #again = false;
   #closed = false;
@@ -43,6 +44,11 @@ export class EventStream {
     });
     this.res.on('close', () => this.close('client_closed'));
     this.metrics.connectedStreams += 1;
+    // The kiosk may have gone before we listened for 'close', which would then never come: the stream would stay open.
+    if (this.res.socket === null || this.res.socket.destroyed) {
+      this.close('client_closed');
+      return;
+    }
     // Subscribe before the first read, so an event appended meanwhile still wakes us.
     this.#unsubscribe = this.log.subscribe(() => this.wake());
     this.#heartbeat = setInterval(() => {
@@ -50,19 +56,28 @@ export class EventStream {
     }, this.options.heartbeatMs);
     this.#heartbeat.unref();
     this.#write(`retry: ${this.options.retryMs}\n\n`);
-    if (lastEventId === null) {
-      this.#position = await this.log.lastId();
-      this.#write(': connected, live from now\n\n');
-    } else if (!this.log.isValidId(lastEventId)) {
-      await this.#reset('unknown_id');
-    } else {
-      this.#position = lastEventId;
+    try {
+      if (lastEventId === null) {
+        this.#position = await this.log.lastId();
+        this.#write(': connected, live from now\n\n');
+      } else if (!this.log.isValidId(lastEventId)) {
+        await this.#reset('unknown_id');
+      } else {
+        this.#position = lastEventId;
+      }
+    } catch {
+      // Same as a failed read: the kiosk reconnects with its Last-Event-ID and loses nothing.
+      this.close('log_unavailable');
+      return;
     }
+    this.#started = true;
     this.wake();
   }
 
   wake(): void {
-    if (this.#closed) return;
+    // Until start() knows where to begin, a wake-up would pump from the null position, i.e. replay the whole log to a
+    // kiosk that asked for "live from now" (any backend whose lastId() really waits, such as Redis). start() wakes last.
+    if (this.#closed || !this.#started) return;
     if (this.#pumping) {
       this.#again = true;
       return;
@@ -101,7 +116,8 @@ export class EventStream {
           if (this.#closed) return;
           this.#position = event.id;
           if (!canSee(this.scope, event)) continue;
-          const ok = this.#write(`id: ${event.id}\nevent: ${event.type}\ndata: ${event.payload}\n\n`);
+          const ok = this.#write(frame(event.id, event.type, event.payload));
+          if (this.#closed) return;
           this.metrics.inc('relay_events_sent_total');
           if (!ok && !(await this.#drained())) return;
         }
@@ -131,16 +147,34 @@ export class EventStream {
 
   #drained(): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.res.off('drain', onDrain);
-        this.close('slow_client');
-        resolve(false);
-      }, this.options.stallTimeoutMs);
-      const onDrain = () => {
+      const done = (drained: boolean) => {
         clearTimeout(timer);
-        resolve(true);
+        this.res.off('drain', onDrain);
+        this.res.off('close', onClose);
+        resolve(drained);
       };
+      const timer = setTimeout(() => {
+        this.close('slow_client');
+        done(false);
+      }, this.options.stallTimeoutMs);
+      const onDrain = () => done(true);
+      // A kiosk that goes away while we wait never drains: stop waiting now rather than after stallTimeoutMs.
+      const onClose = () => done(false);
       this.res.once('drain', onDrain);
+      this.res.once('close', onClose);
     });
   }
+}
+
+/**
+ * One SSE event. A line break in a field would end it and start another field, so a type such as "x\nid: 9" would set
+ * the kiosk's Last-Event-ID: the event name loses its line breaks, and data gets one `data:` line per line (the SSE
+ * rule for multi-line data; a JSON payload is a single line anyway).
+ */
+function frame(id: string, type: string, payload: string): string {
+  const data = payload
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join('');
+  return `id: ${id.replace(/[\r\n]/g, '')}\nevent: ${type.replace(/[\r\n]+/g, ' ')}\n${data}\n`;
 }

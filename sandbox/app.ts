@@ -182,7 +182,21 @@ function loadMerchantKey(state: SandboxState): MerchantKey {
 }
 
 function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit, return503OnClosing: true, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    // Routes check their ids themselves (seed 7.4 invalid_path_param); the router must not answer 414 first.
+    routerOptions: { maxParamLength: 4096 },
+    // A path the framework cannot decode (a stray %) is the client's mistake, in the documented shape.
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as FastifyReply;
+      const path = request.url.split('?')[0] ?? '';
+      if (path === '/oauth/token') return reply.code(400).send(oauthErrorBody('invalid_request', error.message));
+      return reply.code(400).send(apiErrorBody('bad_request', ['path'], `The request path cannot be read: ${error.message}`));
+    },
+  });
 
   // Every body is kept as text and parsed by the route, so malformed JSON, form bodies and odd content types all get
   // the documented error codes rather than framework defaults.

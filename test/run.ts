@@ -48,6 +48,11 @@ stream.on('test:pass', (data: TestEventData) => {
 });
 stream.on('test:fail', (data: TestEventData) => {
   if (data.details?.type === 'suite') return;
+  // node:test semantics: a failing todo test does not fail the run; it is reported, and counted as not done.
+  if (data.todo !== undefined && data.todo !== false) {
+    skipped += 1;
+    return;
+  }
   failed += 1;
   const where = data.file ? relative(root, data.file) : '?';
   const error = data.details?.error as { cause?: unknown; message?: string } | undefined;

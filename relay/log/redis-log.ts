@@ -14,9 +14,9 @@ if seen then
 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[4])
 if ARGV[2] ~= '' then
-  local stored = redis.call('HGET', KEYS[3], ARGV[2])
+  local stored = redis.call('GET', KEYS[3])
   if stored and tonumber(stored) >= tonumber(ARGV[3]) then return {'duplicate', 'stale_version'} end
-  redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+  redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
 end
 local id = redis.call('XADD', KEYS[1], '*', 'user', ARGV[5], 'pos', ARGV[6], 'type', ARGV[7], 'at', ARGV[8], 'payload', ARGV[9])
 return {'appended', id}
@@ -24,31 +24,67 @@ return {'appended', id}
 
 const ID = /^(\d{1,16})-(\d{1,10})$/;
 
+export interface RedisLogOptions {
+  /** Key prefix, so several relays (or tests) can share one Redis without sharing a log. */
+  prefix?: string;
+  /** How long ready() may take to connect and get an answer before it fails (default 5 s). */
+  startTimeoutMs?: number;
+}
+
 export class RedisEventLog implements EventLog {
   readonly #redis: Redis;
   readonly #listeners = new Set<(event: RelayEvent) => void>();
   #reader: Redis | null = null;
   #closed = false;
-  readonly #keys: { stream: string; versions: string; pruned: string; request: (id: string) => string };
+  readonly #keys: { stream: string; pruned: string; request: (id: string) => string; version: (orderId: string) => string };
+  readonly #where: string;
+  readonly #startTimeoutMs: number;
+  #lastError: string | null = null;
 
   constructor(
     url: string,
     private readonly retentionMs: number,
-    prefix = 'relay',
+    options: RedisLogOptions = {},
   ) {
-    this.#redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
-    this.#redis.on('error', () => undefined); // surfaced through failed commands, with a clear status to the caller
+    const prefix = options.prefix ?? 'relay';
+    this.#startTimeoutMs = options.startTimeoutMs ?? 5000;
+    // Only host:port ever reaches a message: the URL may carry a password.
+    this.#where = redisAddress(url);
+    // lazyConnect so ready() owns the first connection and can fail fast: ioredis otherwise reconnects forever and a
+    // relay started against a closed port would hang or exit with "max retries per request" instead of naming Redis.
+    this.#redis = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+    this.#redis.on('error', (error: Error) => {
+      // surfaced through failed commands (503 to the platform, which retries) and through ready()'s message
+      this.#lastError = error.message;
+    });
     this.#keys = {
       stream: `${prefix}:events`,
-      versions: `${prefix}:versions`,
       pruned: `${prefix}:pruned_through`,
       request: (id) => `${prefix}:request:${id}`,
+      // One key per order with the retention as its expiry (not one hash that grows forever), like SQLite's pruned
+      // order_versions table.
+      version: (orderId) => `${prefix}:version:${orderId}`,
     };
   }
 
-  /** Connects and starts the reader with its cursor at the current end, before any stream subscribes. */
+  /**
+   * Connects and starts the reader with its cursor at the current end, before any stream subscribes.
+   * Fails within startTimeoutMs with "cannot reach Redis at host:port: <cause>" and leaves no connection behind.
+   */
   async ready(): Promise<void> {
-    await this.#redis.ping();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.#startTimeoutMs} ms`)), this.#startTimeoutMs);
+    });
+    try {
+      await Promise.race([this.#redis.connect().then(() => this.#redis.ping()), deadline]);
+    } catch (error) {
+      this.#closed = true;
+      this.#redis.disconnect();
+      throw new Error(`cannot reach Redis at ${this.#where}: ${this.#lastError ?? (error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
     const reader = this.#redis.duplicate();
     reader.on('error', () => undefined);
     this.#reader = reader;
@@ -62,9 +98,9 @@ export class RedisEventLog implements EventLog {
       3,
       this.#keys.stream,
       this.#keys.request(input.requestId),
-      this.#keys.versions,
+      input.orderId !== null && input.version !== null ? this.#keys.version(input.orderId) : this.#keys.version(''),
       input.bodyHash,
-      input.orderId !== null && input.version !== null ? input.orderId : '',
+      input.orderId !== null && input.version !== null ? '1' : '',
       String(input.version ?? ''),
       String(this.retentionMs),
       input.userId,
@@ -141,7 +177,18 @@ export class RedisEventLog implements EventLog {
     this.#closed = true;
     this.#listeners.clear();
     this.#reader?.disconnect();
-    await this.#redis.quit().catch(() => undefined);
+    // quit() waits for an answer, so it would hang on a connection that is down; disconnect() never waits.
+    if (this.#redis.status === 'ready') await this.#redis.quit().catch(() => this.#redis.disconnect());
+    else this.#redis.disconnect();
+  }
+}
+
+function redisAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || '127.0.0.1'}:${parsed.port || '6379'}`;
+  } catch {
+    return 'the given URL';
   }
 }
 

@@ -14,18 +14,38 @@ export function rawBody(request: FastifyRequest): string {
   return String(body);
 }
 
-export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/** No request of the document nests deeper than a few levels; far deeper JSON is refused before any recursion meets it. */
+const MAX_JSON_DEPTH = 64;
+
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (text.trim() === '') return { ok: true, value: undefined };
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
-    return { ok: false };
+    return { ok: false, reason: 'The body is not valid JSON.' };
   }
+  if (depthOf(value) > MAX_JSON_DEPTH) return { ok: false, reason: `The body nests deeper than ${MAX_JSON_DEPTH} levels.` };
+  return { ok: true, value };
+}
+
+/** Nesting depth, computed without recursion so no input can exhaust the stack. */
+function depthOf(root: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > max) max = depth;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Object.values(value as object)) stack.push([child, depth + 1]);
+  }
+  return max;
 }
 
 export function jsonBody(request: FastifyRequest): unknown {
   const parsed = parseJson(rawBody(request));
-  if (!parsed.ok) throw new ApiError('property_type', ['body'], 'The body is not valid JSON.');
+  if (!parsed.ok) throw new ApiError('property_type', ['body'], parsed.reason);
   return parsed.value;
 }
 

@@ -27,7 +27,7 @@ export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext):
       reply.header('x-idempotent-replayed', 'true');
       return reply.code(previous.status).send(previous.body);
     }
-    if (!parsed.ok) throw new ApiError('property_type', ['body'], 'The body is not valid JSON.');
+    if (!parsed.ok) throw new ApiError('property_type', ['body'], parsed.reason);
     const body = createPaymentRequestSchema.safeParse(parsed.value);
     if (!body.success) throw schemaError(body.error, parsed.value);
     const payment = ctx.state.transaction(() => {

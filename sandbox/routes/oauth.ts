@@ -39,7 +39,7 @@ function tokenFields(request: FastifyRequest): unknown {
   }
   // Anything that is not a form is read as JSON (seed 4: "All bodies are JSON"), whatever its Content-Type says.
   const parsed = parseJson(text);
-  if (!parsed.ok) throw new OAuthError('invalid_request', 'The body is not valid JSON.');
+  if (!parsed.ok) throw new OAuthError('invalid_request', parsed.reason);
   if (parsed.value === undefined) throw new OAuthError('invalid_request', 'The body is empty; grant_type, client_id and client_secret are required.');
   if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
     throw new OAuthError('invalid_request', 'The body must be a JSON object.');

@@ -86,7 +86,7 @@ async function idempotent(
     reply.header('x-idempotent-replayed', 'true');
     return reply.code(previous.status).send(previous.body);
   }
-  if (!parsed.ok) throw new ApiError('property_type', ['body'], 'The body is not valid JSON.');
+  if (!parsed.ok) throw new ApiError('property_type', ['body'], parsed.reason);
   if (options.bodyless && value !== undefined) {
     const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : ['body'];
     throw new ApiError('unsupported_properties', fields, 'This request takes no body.');

@@ -86,7 +86,7 @@ function forcedStatus(request: FastifyRequest): void {
  */
 function parseTokenizeBody(request: FastifyRequest): TokenizeRequest {
   const parsed = parseJson(rawBody(request));
-  if (!parsed.ok) throw tokenizeError('invalid_request', ['body'], 'The body is not valid JSON.');
+  if (!parsed.ok) throw tokenizeError('invalid_request', ['body'], parsed.reason);
   const body = parsed.value;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw tokenizeError('invalid_request', ['body'], 'The body must be a JSON object.');

@@ -17,8 +17,17 @@ test('seed 4.3: canonical JSON ignores whitespace and key order, not array order
   assert.equal(canonicalJson({ a: 'x"y' }), '{"a":"x\\"y"}');
 });
 
+test('seed 7.3: JSON nested deeper than 64 levels is refused before anything recurses over it', () => {
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  const parsed = parseJson(deep);
+  assert.equal(parsed.ok, false);
+  assert.match(parsed.ok ? '' : parsed.reason, /deeper than 64/);
+  assert.equal(parseJson('['.repeat(64) + ']'.repeat(64)).ok, true);
+  assert.equal(parseJson('['.repeat(65) + ']'.repeat(65)).ok, false);
+});
+
 test('seed 7.3: malformed JSON is reported, an empty body reads as undefined', () => {
-  assert.deepEqual(parseJson('{'), { ok: false });
+  assert.deepEqual(parseJson('{'), { ok: false, reason: 'The body is not valid JSON.' });
   assert.deepEqual(parseJson('  '), { ok: true, value: undefined });
   assert.deepEqual(parseJson('{"a":1}'), { ok: true, value: { a: 1 } });
 });

@@ -1,0 +1,283 @@
+// issue 3 "Bad input": non-JSON or huge bodies, missing headers, garbage signatures, unknown routes — a clear status,
+// never a crash; plus health (GET /healthz) and Prometheus text (GET /metrics) with every counter of relay/metrics.ts.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildRelay, type Relay } from '../../../relay/app.ts';
+import { signatureHeader } from '../../../relay/signature.ts';
+import { connectSse, type SseMessage } from '../../support/sse-client.ts';
+
+const SECRET = 'bad-input-secret-0123456789abcdef';
+const SELLER = '30303030';
+const KEY = 'kiosk-key-bad-input-000000000001';
+const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+let dir: string;
+let relay: Relay;
+let url: string;
+/** Every status the relay answered in this file: none may be a 5xx. */
+const statuses: number[] = [];
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'relay-bad-input-'));
+  relay = await buildRelay({
+    platformUrl: 'http://127.0.0.1:9',
+    webhookSecrets: [SECRET],
+    kioskKeys: [{ key: KEY, userId: SELLER, posIds: null }],
+    dataFile: join(dir, 'relay.db'),
+    clock: { now: () => T0 },
+  });
+  url = await relay.listen(0);
+});
+after(async () => {
+  await relay.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let orders = 0;
+function newOrderId(): string {
+  orders += 1;
+  return `ORDTST01JBAD${String(orders).padStart(17, '0')}`;
+}
+
+function notification(orderId: string): string {
+  return JSON.stringify({ action: 'order.created', type: 'order', user_id: SELLER, live_mode: false, data: { id: orderId, status: 'created', version: 1 } });
+}
+
+/** POSTs `body` to the webhook route, validly signed for `orderId` unless headers say otherwise. */
+async function post(orderId: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const requestId = randomUUID();
+  const response = await fetch(`${url}/notifications/webhook?data.id=${orderId}&type=order`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(SECRET, orderId, requestId, T0 / 1000), ...headers },
+    body,
+  });
+  statuses.push(response.status);
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) as Record<string, unknown> };
+}
+
+function dataIdOf(message: SseMessage): string | undefined {
+  return (JSON.parse(message.data) as { data?: { id?: string } }).data?.id;
+}
+
+/** The order ids of every event stored so far, read by a kiosk from the start of the log up to a fresh marker. */
+async function storedOrderIds(): Promise<Array<string | undefined>> {
+  const marker = newOrderId();
+  const sse = await connectSse(`${url}/events`, { key: KEY, lastEventId: '0' });
+  try {
+    assert.equal((await post(marker, notification(marker))).status, 200);
+    const messages = await sse.until((ms) => ms.some((m) => dataIdOf(m) === marker));
+    return messages.map(dataIdOf).filter((id) => id !== marker);
+  } finally {
+    sse.close();
+  }
+}
+
+async function metricsText(): Promise<string> {
+  const response = await fetch(`${url}/metrics`);
+  statuses.push(response.status);
+  return response.text();
+}
+
+async function metric(name: string, labels = ''): Promise<number> {
+  const prefix = labels ? `${name}{${labels}} ` : `${name} `;
+  const line = (await metricsText()).split('\n').find((l) => l.startsWith(prefix));
+  return line === undefined ? 0 : Number(line.slice(prefix.length));
+}
+
+test('issue 3: a validly signed body that is not JSON is 400 invalid_json and nothing is stored', async () => {
+  const orderId = newOrderId();
+  const rejected = await metric('relay_notifications_rejected_total', 'reason="invalid_json"');
+  for (const body of ['not json', '{"data":{"id":', '', '\u0000\u0001']) {
+    const reply = await post(orderId, body);
+    assert.equal(reply.status, 400, JSON.stringify(body));
+    assert.equal(reply.body.error, 'invalid_json');
+  }
+  assert.equal(await metric('relay_notifications_rejected_total', 'reason="invalid_json"'), rejected + 4);
+  assert.ok(!(await storedOrderIds()).includes(orderId));
+});
+
+test('issue 3: validly signed JSON that is not an object (array, string, null, number) is 400 and nothing is stored', async () => {
+  const orderId = newOrderId();
+  for (const body of ['[]', `["${orderId}"]`, '"text"', 'null', '42']) {
+    const reply = await post(orderId, body);
+    assert.equal(reply.status, 400, body);
+    assert.equal(reply.body.error, 'invalid_json', body);
+  }
+  assert.ok(!(await storedOrderIds()).includes(orderId));
+});
+
+test('issue 3: a validly signed notification without a numeric user_id cannot be routed: 400, nothing stored', async () => {
+  const orderId = newOrderId();
+  for (const userId of [undefined, '', 'seller-a', { id: 1 }]) {
+    const reply = await post(orderId, JSON.stringify({ action: 'order.created', type: 'order', user_id: userId, data: { id: orderId, version: 1 } }));
+    assert.equal(reply.status, 400, JSON.stringify(userId));
+    assert.equal(reply.body.error, 'missing_user_id');
+  }
+  assert.ok(!(await storedOrderIds()).includes(orderId));
+});
+
+test('issue 3: a body over the 256 KiB limit (300 KiB) is 413 payload_too_large and nothing is stored', async () => {
+  const orderId = newOrderId();
+  const rejected = await metric('relay_notifications_rejected_total', 'reason="too_large"');
+  const huge = JSON.stringify({ action: 'order.created', type: 'order', user_id: SELLER, data: { id: orderId, version: 1, note: 'x'.repeat(300 * 1024) } });
+  const reply = await post(orderId, huge);
+  assert.equal(reply.status, 413);
+  assert.equal(reply.body.error, 'payload_too_large');
+  assert.equal(await metric('relay_notifications_rejected_total', 'reason="too_large"'), rejected + 1);
+  assert.ok(!(await storedOrderIds()).includes(orderId));
+});
+
+test('issue 3: a chunked body over the limit (no content-length) is 413 too', async () => {
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request(`${url}/notifications/webhook?data.id=ORDTST01JBADCHUNKED0000000000&type=order`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    // The relay may answer and close before the whole body is sent.
+    req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    for (let i = 0; i < 300; i += 1) req.write('x'.repeat(1024));
+    req.end();
+  });
+  statuses.push(status);
+  assert.equal(status, 413);
+});
+
+test('issue 3: a garbage or absurdly long x-signature, or a broken query, is a 401, not a crash', async () => {
+  const orderId = newOrderId();
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ 'x-signature': ','.repeat(8000) }, 'malformed_signature'],
+    [{ 'x-signature': `ts=${T0 / 1000},v1=${'ab'.repeat(4000)}` }, 'malformed_signature'],
+    [{ 'x-signature': 'ts=1e9,v1=zz,=,==,ts' }, 'malformed_signature'],
+    [{ 'x-signature': 'ts=99999999999999999999,v1=' + '0'.repeat(64) }, 'malformed_signature'],
+  ];
+  for (const [headers, reason] of cases) {
+    const reply = await post(orderId, notification(orderId), headers);
+    assert.equal(reply.status, 401, JSON.stringify(headers).slice(0, 80));
+    assert.equal(reply.body.error, reason);
+  }
+  const broken = await fetch(`${url}/notifications/webhook?data.id=%E0%A4%A&type=order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  statuses.push(broken.status);
+  assert.equal(broken.status, 401);
+  assert.ok(!(await storedOrderIds()).includes(orderId));
+});
+
+test('issue 3: a request cut off mid-body and a kiosk that hangs up at once leave the relay serving', async () => {
+  const port = Number(new URL(url).port);
+  await new Promise<void>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.end('POST /notifications/webhook?data.id=X&type=order HTTP/1.1\r\nHost: relay\r\nContent-Length: 1000\r\n\r\n{"data":');
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+    socket.resume();
+  });
+  await new Promise<void>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET /events HTTP/1.1\r\nHost: relay\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+      socket.destroy();
+      resolve();
+    });
+  });
+  // The hung-up stream must not stay counted as connected (nor keep its subscription and heartbeat).
+  const deadline = Date.now() + 10_000;
+  while ((await metric('relay_streams_connected')) !== 0) {
+    if (Date.now() > deadline) assert.fail('the hung-up kiosk is still counted as connected');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const healthz = await fetch(`${url}/healthz`);
+  assert.equal(healthz.status, 200);
+});
+
+test('issue 3: unknown routes and methods are 404 not_found', async () => {
+  for (const [method, path] of [
+    ['GET', '/'],
+    ['GET', '/nope'],
+    ['POST', '/notifications/other'],
+    ['GET', '/notifications/webhook'],
+    ['PUT', '/events'],
+    ['DELETE', '/metrics'],
+    ['POST', '/events/../../etc/passwd'],
+  ] as const) {
+    const response = await fetch(url + path, { method });
+    statuses.push(response.status);
+    assert.equal(response.status, 404, `${method} ${path}`);
+    assert.equal(((await response.json()) as { error: string }).error, 'not_found');
+  }
+});
+
+test('issue 3: GET /healthz is 200 ok while the log answers', async () => {
+  const response = await fetch(`${url}/healthz`);
+  statuses.push(response.status);
+  assert.equal(response.status, 200);
+  const body = (await response.json()) as { status: string; streams: number };
+  assert.equal(body.status, 'ok');
+  assert.equal(typeof body.streams, 'number');
+});
+
+test('issue 3: GET /metrics is Prometheus text with HELP, TYPE and a sample for every metric of relay/metrics.ts', async () => {
+  const response = await fetch(`${url}/metrics`);
+  statuses.push(response.status);
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  const text = await response.text();
+  const lines = text.trimEnd().split('\n');
+  for (const line of lines) {
+    assert.match(line, /^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z_]+="[^"\n\\]*"(,[a-z_]+="[^"\n\\]*")*\})? \d+(\.\d+)?)$/, line);
+  }
+  const source = readFileSync(join(import.meta.dirname, '../../../relay/metrics.ts'), 'utf8');
+  const names = [...new Set([...source.matchAll(/'(relay_[a-z_]+)'/g)].map((m) => m[1] as string))];
+  const required = [
+    'relay_notifications_received_total',
+    'relay_notifications_rejected_total',
+    'relay_duplicates_total',
+    'relay_events_appended_total',
+    'relay_events_sent_total',
+    'relay_streams_connected',
+    'relay_streams_dropped_total',
+    'relay_ipn_fetch_failures_total',
+  ];
+  for (const name of required) assert.ok(names.includes(name), `relay/metrics.ts defines ${name}`);
+  for (const name of names) {
+    const type = name === 'relay_streams_connected' ? 'gauge' : 'counter';
+    assert.ok(lines.includes(`# TYPE ${name} ${type}`), `# TYPE ${name} ${type}`);
+    assert.ok(lines.some((l) => l.startsWith(`# HELP ${name} `)), `# HELP ${name}`);
+    assert.ok(lines.some((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`)), `a sample of ${name}`);
+  }
+  // Counters reflect what happened in this file: webhooks were received, some rejected by reason, some appended.
+  assert.ok((await metric('relay_notifications_received_total', 'kind="webhook"')) > 0);
+  assert.ok((await metric('relay_notifications_rejected_total', 'reason="invalid_json"')) >= 4);
+  assert.ok((await metric('relay_events_appended_total')) > 0);
+});
+
+test('issue 3: after all of the above the relay still accepts, stores and streams a valid notification; no answer was a 5xx', async () => {
+  const orderId = newOrderId();
+  const reply = await post(orderId, notification(orderId));
+  assert.deepEqual([reply.status, reply.body.status], [200, 'appended']);
+  assert.ok((await storedOrderIds()).includes(orderId));
+  assert.ok(statuses.length > 30);
+  assert.deepEqual(statuses.filter((s) => s >= 500), []);
+});
+
+test('issue 3: a signed notification whose type holds line breaks cannot inject SSE fields (id:, data:) into a kiosk stream', async () => {
+  const orderId = newOrderId();
+  const sse = await connectSse(`${url}/events`, { key: KEY });
+  try {
+    const body = JSON.stringify({ type: 'order\nid: 999999999\ndata: {"forged":true}\n', user_id: SELLER, data: { id: orderId } });
+    assert.equal((await post(orderId, body)).status, 200);
+    const messages = await sse.until((ms) => ms.some((m) => m.data.includes(orderId)));
+    assert.equal(messages.length, 1);
+    assert.notEqual(messages[0]?.id, '999999999');
+    assert.equal(sse.lastEventId, messages[0]?.id);
+    assert.ok(!/[\r\n]/.test(messages[0]?.event ?? ''));
+    assert.equal((JSON.parse(messages[0]?.data ?? '{}') as { data: { id: string } }).data.id, orderId);
+  } finally {
+    sse.close();
+  }
+});

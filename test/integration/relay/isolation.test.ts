@@ -1,0 +1,143 @@
+// issue 3: a kiosk key is scoped to one seller (user_id) and optionally to POS ids: its stream never carries another
+// seller's events, nor another POS's when POS ids are given; a legacy IPN (no POS) is not a POS-scoped key's event.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildRelay, type Relay } from '../../../relay/app.ts';
+import { signatureHeader } from '../../../relay/signature.ts';
+import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
+
+const SECRET = 'isolation-secret-0123456789abcdef';
+const SELLER_A = '111111';
+const SELLER_B = '222222';
+const KEY_A = 'kiosk-key-seller-a-all-pos-0001';
+const KEY_B = 'kiosk-key-seller-b-all-pos-0002';
+const KEY_A_POS1 = 'kiosk-key-seller-a-pos1-only-03';
+const KEY_A_POS1_POS3 = 'kiosk-key-seller-a-pos1-pos3-04';
+const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+let dir: string;
+let relay: Relay;
+let url: string;
+let platform: Server;
+const streams: SseConnection[] = [];
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'relay-isolation-'));
+  // A stand-in for the platform's lookup endpoint (seed 4.7): every payment belongs to seller A.
+  platform = createServer((req, res) => {
+    const id = /^\/v1\/payments\/(\d+)$/.exec(req.url ?? '')?.[1];
+    res.writeHead(id ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(id ? { id: Number(id), status: 'approved', collector_id: Number(SELLER_A) } : { message: 'not found' }));
+  });
+  await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+  const address = platform.address();
+  assert.ok(address !== null && typeof address === 'object');
+  relay = await buildRelay({
+    platformUrl: `http://127.0.0.1:${address.port}`,
+    platformToken: `TEST-1111-011512-${'a'.repeat(32)}-${SELLER_A}`,
+    webhookSecrets: [SECRET],
+    kioskKeys: [
+      { key: KEY_A, userId: SELLER_A, posIds: null },
+      { key: KEY_B, userId: SELLER_B, posIds: null },
+      { key: KEY_A_POS1, userId: SELLER_A, posIds: ['POS1'] },
+      { key: KEY_A_POS1_POS3, userId: SELLER_A, posIds: ['POS1', 'POS3'] },
+    ],
+    dataFile: join(dir, 'relay.db'),
+    clock: { now: () => T0 },
+  });
+  url = await relay.listen(0);
+});
+after(async () => {
+  for (const s of streams) s.close();
+  await relay.close();
+  await new Promise((resolve) => platform.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let orders = 0;
+/** Sends a signed order webhook for `seller` at `pos`; returns the order id. */
+async function webhook(seller: string, pos: string | null): Promise<string> {
+  orders += 1;
+  const orderId = `ORDTST01JISO${String(orders).padStart(17, '0')}`;
+  const requestId = randomUUID();
+  const body = {
+    action: 'order.processed',
+    api_version: 'v1',
+    application_id: '1111',
+    date_created: new Date(T0).toISOString(),
+    id: String(orders),
+    live_mode: false,
+    type: 'order',
+    user_id: seller,
+    data: { id: orderId, status: 'processed', type: 'qr', version: 2, ...(pos ? { config: { qr: { external_pos_id: pos } } } : {}) },
+  };
+  const response = await fetch(`${url}/notifications/webhook?data.id=${orderId}&type=order`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(SECRET, orderId, requestId, T0 / 1000) },
+    body: JSON.stringify(body),
+  });
+  assert.equal(response.status, 200, await response.text());
+  return orderId;
+}
+
+function label(message: SseMessage): string {
+  const payload = JSON.parse(message.data) as { data?: { id?: string }; id?: string };
+  return message.event === 'ipn.payment' ? `ipn:${payload.id}` : String(payload.data?.id);
+}
+
+async function open(key: string): Promise<SseConnection> {
+  const sse = await connectSse(`${url}/events`, { key });
+  assert.equal(sse.status, 200);
+  streams.push(sse);
+  return sse;
+}
+
+test('issue 3: each stream carries only its seller\'s events, and a POS-scoped key only its POS — never a legacy IPN', async () => {
+  const a = await open(KEY_A);
+  const b = await open(KEY_B);
+  const aPos1 = await open(KEY_A_POS1);
+  const aPos13 = await open(KEY_A_POS1_POS3);
+
+  const a1 = await webhook(SELLER_A, 'POS1');
+  const a2 = await webhook(SELLER_A, 'POS2');
+  const b1 = await webhook(SELLER_B, 'POS1'); // the same POS name under another seller
+  const a3 = await webhook(SELLER_A, 'POS3');
+  const aNone = await webhook(SELLER_A, null);
+  const ipn = await fetch(`${url}/notifications/ipn?topic=payment&id=55500011122`, { method: 'POST' });
+  assert.equal(ipn.status, 200);
+  await relay.idle();
+  // Markers, sent last and interleaved: once a stream has its second marker it has had everything before it, including
+  // the other seller's marker it must not have got.
+  const endA1 = await webhook(SELLER_A, 'POS1');
+  const endB1 = await webhook(SELLER_B, 'POS9');
+  const endA2 = await webhook(SELLER_A, 'POS1');
+  const endB2 = await webhook(SELLER_B, 'POS9');
+
+  const seen = async (sse: SseConnection, marker: string) => (await sse.until((ms) => ms.some((m) => label(m) === marker))).map(label);
+  assert.deepEqual(await seen(a, endA2), [a1, a2, a3, aNone, 'ipn:55500011122', endA1, endA2]);
+  assert.deepEqual(await seen(b, endB2), [b1, endB1, endB2]);
+  assert.deepEqual(await seen(aPos1, endA2), [a1, endA1, endA2]);
+  assert.deepEqual(await seen(aPos13, endA2), [a1, a3, endA1, endA2]);
+});
+
+test('issue 3: a resuming POS-scoped key replays only its own POS\'s events, and its ids stay strictly increasing', async () => {
+  const first = await open(KEY_A_POS1);
+  const start = await webhook(SELLER_A, 'POS1');
+  await first.until((ms) => ms.some((m) => label(m) === start));
+  const resumeFrom = first.lastEventId;
+  first.close();
+  const others = [await webhook(SELLER_B, 'POS1'), await webhook(SELLER_A, 'POS2'), await webhook(SELLER_A, null)];
+  const mine = await webhook(SELLER_A, 'POS1');
+  const again = await connectSse(`${url}/events`, { key: KEY_A_POS1, lastEventId: resumeFrom });
+  streams.push(again);
+  const messages = await again.until((ms) => ms.some((m) => label(m) === mine));
+  assert.deepEqual(messages.map(label), [mine]);
+  assert.ok(others.every((o) => !messages.some((m) => label(m) === o)));
+  // The id skips the invisible events, and is still greater than the one the kiosk resumed from.
+  assert.ok(BigInt(messages[0]?.id ?? '0') > BigInt(resumeFrom ?? '0') + 3n);
+});

@@ -1,0 +1,234 @@
+// issue 3: the embedded log (SQLite, WAL) — append durably, deduplicate by x-request-id and by order version, read
+// after an id in order, prune what is older than the retention and answer 'reset' for an id whose successors are gone.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteEventLog } from '../../../relay/log/sqlite-log.ts';
+import type { AppendInput, RelayEvent } from '../../../relay/log/event-log.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'relay-sqlite-log-'));
+const logs: SqliteEventLog[] = [];
+after(async () => {
+  for (const log of logs) await log.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let fileCounter = 0;
+async function open(file = join(dir, `log-${++fileCounter}.db`)): Promise<SqliteEventLog> {
+  const log = new SqliteEventLog(file);
+  await log.ready();
+  logs.push(log);
+  return log;
+}
+
+let counter = 0;
+function input(overrides: Partial<AppendInput> = {}): AppendInput {
+  counter += 1;
+  return {
+    requestId: `webhook:req-${counter}`,
+    bodyHash: `hash-${counter}`,
+    userId: '111',
+    posId: 'POS1',
+    type: 'order.created',
+    orderId: null,
+    version: null,
+    receivedAt: 1_000,
+    payload: JSON.stringify({ n: counter }),
+    ...overrides,
+  };
+}
+
+async function appended(log: SqliteEventLog, i: AppendInput): Promise<RelayEvent> {
+  const result = await log.append(i);
+  assert.equal(result.kind, 'appended');
+  if (result.kind !== 'appended') throw new Error('unreachable');
+  return result.event;
+}
+
+async function readAll(log: SqliteEventLog, afterId: string | null = null): Promise<RelayEvent[]> {
+  const read = await log.readAfter(afterId, 10_000);
+  assert.equal(read.kind, 'events');
+  return read.kind === 'events' ? read.events : [];
+}
+
+test('issue 3: append returns the event with a strictly increasing id and the fields given', async () => {
+  const log = await open();
+  const a = await appended(log, input({ posId: null, type: 'ipn.payment', receivedAt: 5, payload: '{"a":1}' }));
+  const b = await appended(log, input());
+  assert.deepEqual(a, { id: '1', userId: '111', posId: null, type: 'ipn.payment', receivedAt: 5, payload: '{"a":1}' });
+  assert.ok(Number(b.id) > Number(a.id));
+  assert.deepEqual(await readAll(log), [a, b]);
+  assert.equal(await log.lastId(), b.id);
+});
+
+test('issue 3: the same request id with the same body is a duplicate, with another body a conflict; neither is appended', async () => {
+  const log = await open();
+  const first = input();
+  await appended(log, first);
+  assert.deepEqual(await log.append({ ...first }), { kind: 'duplicate', reason: 'request_id' });
+  assert.deepEqual(await log.append({ ...first, bodyHash: 'another-body', payload: '{"forged":true}' }), { kind: 'conflict' });
+  const events = await readAll(log);
+  assert.equal(events.length, 1);
+  assert.equal(events[0]?.payload, first.payload);
+});
+
+test('issue 3: an order event whose version is not newer than the stored one is a stale_version duplicate', async () => {
+  const log = await open();
+  const order = 'ORDTST0000000000000000000001';
+  await appended(log, input({ orderId: order, version: 2 }));
+  assert.deepEqual(await log.append(input({ orderId: order, version: 2 })), { kind: 'duplicate', reason: 'stale_version' });
+  assert.deepEqual(await log.append(input({ orderId: order, version: 1 })), { kind: 'duplicate', reason: 'stale_version' });
+  await appended(log, input({ orderId: order, version: 3 }));
+  // Versions are per order: another order's version 1 is new.
+  await appended(log, input({ orderId: 'ORDTST0000000000000000000002', version: 1 }));
+  assert.equal((await readAll(log)).length, 3);
+});
+
+test('issue 3: events without an order or a version are never deduplicated by version', async () => {
+  const log = await open();
+  await appended(log, input({ orderId: 'ORDTST0000000000000000000003', version: null }));
+  await appended(log, input({ orderId: 'ORDTST0000000000000000000003', version: null }));
+  await appended(log, input({ orderId: null, version: 1 }));
+  await appended(log, input({ orderId: null, version: 1 }));
+  assert.equal((await readAll(log)).length, 4);
+});
+
+test('issue 3: readAfter returns the events after an id, in order, at most limit of them', async () => {
+  const log = await open();
+  const events: RelayEvent[] = [];
+  for (let i = 0; i < 10; i += 1) events.push(await appended(log, input()));
+  assert.deepEqual(await log.readAfter(null, 3), { kind: 'events', events: events.slice(0, 3) });
+  assert.deepEqual(await log.readAfter(events[3]?.id ?? '', 4), { kind: 'events', events: events.slice(4, 8) });
+  assert.deepEqual(await log.readAfter(events[9]?.id ?? '', 4), { kind: 'events', events: [] });
+  assert.deepEqual(await log.readAfter('0', 100), { kind: 'events', events });
+});
+
+test('issue 3: an id beyond anything issued (another log, a wiped file) reads as reset', async () => {
+  const log = await open();
+  assert.deepEqual(await log.readAfter('1', 10), { kind: 'reset' }, 'nothing issued yet');
+  await appended(log, input());
+  assert.deepEqual(await log.readAfter('2', 10), { kind: 'reset' });
+  assert.deepEqual(await log.readAfter('999999999', 10), { kind: 'reset' });
+  assert.equal((await log.readAfter('1', 10)).kind, 'events');
+});
+
+test('issue 3: prune drops events received before the cutoff; an id whose successors were pruned reads as reset', async () => {
+  const log = await open();
+  const old = [];
+  for (let i = 0; i < 3; i += 1) old.push(await appended(log, input({ receivedAt: 1_000 + i })));
+  const kept = await appended(log, input({ receivedAt: 5_000 }));
+  assert.equal(await log.prune(2_000), 3);
+  assert.deepEqual(await log.readAfter(old[0]?.id ?? '', 10), { kind: 'reset' }, 'events 2 and 3 are gone');
+  assert.deepEqual(await log.readAfter(old[2]?.id ?? '', 10), { kind: 'events', events: [kept] }, 'nothing after the last pruned id is missing');
+  assert.deepEqual(await readAll(log), [kept], 'from the start of what is retained');
+  assert.equal(await log.prune(2_000), 0, 'prune is idempotent');
+});
+
+test('issue 3: after everything is pruned, lastId still names the newest id issued, and ids keep increasing', async () => {
+  const log = await open();
+  await appended(log, input({ receivedAt: 1 }));
+  const last = await appended(log, input({ receivedAt: 2 }));
+  assert.equal(await log.prune(10), 2);
+  assert.equal(await log.lastId(), last.id, 'a kiosk with no Last-Event-ID starts after it');
+  const next = await appended(log, input({ receivedAt: 20 }));
+  assert.ok(Number(next.id) > Number(last.id));
+  assert.deepEqual(await readAll(log, last.id), [next]);
+});
+
+test('issue 3: prune also forgets request ids and order versions older than the cutoff', async () => {
+  const log = await open();
+  const first = input({ receivedAt: 1, orderId: 'ORDTST0000000000000000000009', version: 5 });
+  await appended(log, first);
+  await log.prune(10);
+  // Beyond the retention the signature's 300 s tolerance has long refused a replay; the tables must not grow forever.
+  await appended(log, { ...first, receivedAt: 20 });
+});
+
+test('issue 3: an empty log has no lastId and reads as empty from the start', async () => {
+  const log = await open();
+  assert.equal(await log.lastId(), null);
+  assert.deepEqual(await log.readAfter(null, 10), { kind: 'events', events: [] });
+});
+
+test('issue 3: subscribers are told of every append, not of duplicates, until they unsubscribe', async () => {
+  const log = await open();
+  const seen: string[] = [];
+  const unsubscribe = log.subscribe((event) => seen.push(event.id));
+  const first = input();
+  const a = await appended(log, first);
+  await log.append({ ...first });
+  unsubscribe();
+  await appended(log, input());
+  assert.deepEqual(seen, [a.id]);
+});
+
+test('issue 3: isValidId accepts the decimal ids this backend issues and nothing else', async () => {
+  const log = await open();
+  for (const id of ['0', '1', '123456789012345']) assert.equal(log.isValidId(id), true, id);
+  for (const id of ['', '-1', '1.5', 'abc', '1-0', '1234567890123456', ' 1']) assert.equal(log.isValidId(id), false, id);
+});
+
+test('issue 3: the file is in WAL mode and what was appended survives closing and reopening it', async () => {
+  const file = join(dir, 'durable.db');
+  const log = await open(file);
+  const a = await appended(log, input());
+  const first = input();
+  await appended(log, first);
+  await log.close();
+  const inspect = new Database(file, { readonly: true });
+  assert.equal(inspect.pragma('journal_mode', { simple: true }), 'wal');
+  inspect.close();
+  const reopened = await open(file);
+  assert.equal((await readAll(reopened))[0]?.id, a.id);
+  assert.equal((await readAll(reopened)).length, 2);
+  assert.deepEqual(await reopened.append({ ...first }), { kind: 'duplicate', reason: 'request_id' }, 'dedup survives a restart');
+});
+
+test('issue 3: pruning a week of events (150 000 rows) at once does not overflow the stack', async () => {
+  const file = join(dir, 'big.db');
+  await (await open(file)).close();
+  const db = new Database(file);
+  const insert = db.prepare('INSERT INTO events (user_id, pos_id, type, received_at, payload) VALUES (?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < 150_000; i += 1) insert.run('111', null, 'order.created', 1_000, '{}');
+  })();
+  db.close();
+  const log = await open(file);
+  const kept = await appended(log, input({ receivedAt: 9_000 }));
+  assert.equal(await log.prune(2_000), 150_000);
+  assert.deepEqual(await log.readAfter('149999', 10), { kind: 'reset' });
+  assert.deepEqual(await log.readAfter('150000', 10), { kind: 'events', events: [kept] });
+});
+
+test('issue 3: appends of one turn commit together (group commit) with dedup still applied per item, in order', async () => {
+  const log = await open();
+  const first = input({ orderId: 'ORD-G', version: 2 });
+  const results = await Promise.all([
+    log.append(first),
+    log.append({ ...first }), // same request id, same body → duplicate of the one just before it in the batch
+    log.append(input({ orderId: 'ORD-G', version: 1 })), // older version of the same order → stale
+    log.append(input({ orderId: 'ORD-G', version: 3 })),
+    log.append({ ...first, bodyHash: 'other' }), // same request id, other body → conflict
+  ]);
+  assert.deepEqual(
+    results.map((r) => (r.kind === 'duplicate' ? `duplicate:${r.reason}` : r.kind)),
+    ['appended', 'duplicate:request_id', 'duplicate:stale_version', 'appended', 'conflict'],
+  );
+  const events = await readAll(log);
+  assert.equal(events.length, 2);
+  assert.ok(Number(events[1]?.id) > Number(events[0]?.id));
+});
+
+test('issue 3: appends accepted just before close are committed, not dropped', async () => {
+  const file = join(dir, `log-close-${++fileCounter}.db`);
+  const log = new SqliteEventLog(file);
+  await log.ready();
+  const pending = log.append(input());
+  await log.close();
+  assert.equal((await pending).kind, 'appended');
+  const reopened = await open(file);
+  assert.equal((await readAll(reopened)).length, 1);
+});
