@@ -13,7 +13,7 @@ const layer = (folder, forbidden, message) => ({
 const relative = (target) => [`../${target}/**`, `../../${target}/**`, `../../../${target}/**`, `../${target}`, `../../${target}`];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'renderer/dist/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'renderer/dist/**', 'coverage/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
