@@ -1,0 +1,54 @@
+import { ORDER_ERRORS, OAUTH_ERRORS, TOKENIZE_ERRORS, parsePlatformError } from '../../../shared/errors.ts';
+
+/**
+ * Typed errors for every platform answer that is not a success (style guide 6): the code of seed 7 / platform-facts,
+ * the HTTP status, and whether trying again can help. The UI explains a code in words (renderer i18n keys `error.<code>`).
+ */
+export class PlatformError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+    this.name = 'PlatformError';
+  }
+  /** Network errors, 429 and 5xx are worth another try with the same idempotency key; other 4xx never (style guide 8). */
+  get retryable(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+  /** The platform said no for good: a 4xx other than 401 (handled by refreshing) and 429. */
+  get definitive(): boolean {
+    return this.status >= 400 && this.status < 500 && this.status !== 429 && this.status !== 401;
+  }
+}
+
+/** The platform could not be reached, or the connection dropped before an answer (the classic lost response). */
+export class PlatformNetworkError extends PlatformError {
+  constructor(readonly causeCode: string) {
+    super(0, 'network_error', `The payment platform could not be reached (${causeCode}).`);
+    this.name = 'PlatformNetworkError';
+  }
+}
+
+/** The refresh token was refused (invalid_grant): a manager must connect the account again. */
+export class ReconnectNeededError extends PlatformError {
+  constructor(message = 'The account must be connected again by a manager.') {
+    super(400, 'reconnect_needed', message);
+    this.name = 'ReconnectNeededError';
+  }
+}
+
+/** Builds the typed error from a response status and its body (either documented shape; platform-facts). */
+export function platformErrorFrom(status: number, body: unknown, retryAfterSeconds?: number): PlatformError {
+  const parsed = parsePlatformError(status, body);
+  const error = new PlatformError(status, parsed.code, parsed.message, parsed.details);
+  if (retryAfterSeconds !== undefined) Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterSeconds, enumerable: true });
+  return error;
+}
+
+/** Every code the kiosk can be told, from the catalogs, for the UI's translations and for tests that check coverage. */
+export const KNOWN_PLATFORM_CODES: readonly string[] = [
+  ...new Set([...Object.keys(ORDER_ERRORS), ...Object.keys(OAUTH_ERRORS), ...Object.keys(TOKENIZE_ERRORS), 'network_error', 'reconnect_needed']),
+];

@@ -1,0 +1,59 @@
+import type { CreateOrderRequest, Order, RefundOrderRequest, RefundOrderResponse } from '../../shared/schemas/order.ts';
+
+// The seams of the kiosk core (style guide 7): everything that reads time, randomness, the network or the keychain
+// takes it as one of these, so the same services run in Electron, in the web shell and in tests.
+
+export interface Clock {
+  now(): number;
+}
+export type Random = () => number;
+
+/** Log lines never carry tokens or secrets: callers pass fields, and the logger redacts known secret shapes anyway. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Secrets the vault holds (issue 4: access token, refresh token, client secret). */
+export const SECRET_NAMES = ['access_token', 'refresh_token', 'client_secret'] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+/**
+ * The token vault (issue 4): the OS keychain through keytar in production; memory only in training mode. Methods
+ * reject with VaultUnavailableError when no keychain service can be reached.
+ */
+export interface TokenVault {
+  readonly kind: 'keychain' | 'memory';
+  get(name: SecretName): Promise<string | null>;
+  set(name: SecretName, value: string): Promise<void>;
+  delete(name: SecretName): Promise<void>;
+}
+
+export class VaultUnavailableError extends Error {
+  readonly code = 'keychain_unavailable';
+}
+
+/** A call made with one idempotency key; the key is chosen and stored by the caller before the first send. */
+export interface WriteOptions {
+  idempotencyKey: string;
+}
+
+/**
+ * The Orders API as the core uses it (seed 4.3–4.6), typed by the shared schemas. Implementations retry network
+ * errors, 429 and 5xx with the same key, refresh the token once on 401, and reject with PlatformError subclasses.
+ */
+export interface OrdersPort {
+  create(body: CreateOrderRequest, options: WriteOptions): Promise<Order>;
+  get(id: string): Promise<Order>;
+  cancel(id: string, options: WriteOptions): Promise<Order>;
+  refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<RefundOrderResponse>;
+}
+
+/** One order status update, from the relay (webhook data) or from a GET. */
+export interface OrderUpdate {
+  order: Order;
+  /** data.version of the webhook, when the update came from one; GETs carry none. */
+  version: number | null;
+  source: 'relay' | 'poll' | 'get' | 'create';
+}

@@ -1,0 +1,84 @@
+import Database from 'better-sqlite3';
+
+/**
+ * The kiosk's local store (issue 4): one SQLite file in WAL mode, numbered migrations (style guide 11), STRICT tables.
+ * It never holds a token or a client secret (those live in the OS keychain).
+ */
+const MIGRATIONS: string[] = [
+  // 1: orders as last seen, the operations log (idempotency keys; the outbox is its refunds and cancels), settings, audit.
+  `CREATE TABLE orders (
+     id TEXT PRIMARY KEY,
+     external_reference TEXT NOT NULL,
+     status TEXT NOT NULL,
+     version INTEGER,
+     last_updated_date TEXT NOT NULL,
+     created_date TEXT NOT NULL,
+     total_amount TEXT NOT NULL,
+     body TEXT NOT NULL,
+     updated_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX orders_status ON orders (status);
+   CREATE INDEX orders_created ON orders (created_date);
+   CREATE INDEX orders_reference ON orders (external_reference);
+   CREATE TABLE operations (
+     id TEXT PRIMARY KEY,
+     idempotency_key TEXT NOT NULL UNIQUE,
+     kind TEXT NOT NULL CHECK (kind IN ('create', 'cancel', 'refund')),
+     order_id TEXT,
+     request TEXT NOT NULL,
+     amount TEXT,
+     state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'done', 'failed', 'dropped')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_error_code TEXT,
+     last_error_message TEXT,
+     result TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     next_attempt_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX operations_state ON operations (state, next_attempt_at);
+   CREATE INDEX operations_order ON operations (order_id);
+   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+   CREATE TABLE audit (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at INTEGER NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     subject TEXT,
+     detail TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX audit_at ON audit (at);`,
+];
+
+export class KioskStoreError extends Error {}
+
+export function openKioskDatabase(file: string): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    // FULL: an outbox item written before a send must survive power loss, not just a crash.
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+  } catch (error) {
+    throw new KioskStoreError(`cannot open the kiosk database ${file}: ${(error as Error).message}`);
+  }
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length) {
+      throw new KioskStoreError(`the kiosk database ${file} is from a newer version of the app (schema ${version}); update the app`);
+    }
+    for (let v = version; v < MIGRATIONS.length; v += 1) {
+      db.transaction(() => {
+        db.exec(MIGRATIONS[v] as string);
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  } catch (error) {
+    db.close();
+    if (error instanceof KioskStoreError) throw error;
+    throw new KioskStoreError(`the kiosk database ${file} cannot be used (${(error as Error).message}); move it away to start fresh`);
+  }
+  return db;
+}

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { decimalString, orderId } from './schemas/common.ts';
+import { ORDER_STATUSES, ORDER_STATUS_DETAILS, QR_MODES } from './schemas/order.ts';
+
+// The one contract between the renderer and the main process (style guide 2): every method's input schema, its
+// result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all
+// derive from this file. Inputs are validated with these schemas where they enter main (style guide 4).
+
+/** Results, not throws, across processes (style guide 5). `code` is stable; `message` is for people. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: KioskError };
+export interface KioskError {
+  code: string;
+  message: string;
+  /** Platform error details (the offending field), when there are any. */
+  details?: string[];
+}
+
+export const CONNECTION_STATES = ['disconnected', 'connecting', 'connected', 'reconnect_needed'] as const;
+export type ConnectionState = (typeof CONNECTION_STATES)[number];
+
+export interface SessionState {
+  state: ConnectionState;
+  /** Training mode: the embedded sandbox, no real money. The UI marks every screen. */
+  training: boolean;
+  /** Where tokens are kept: the OS keychain, or memory (allowed in training only; the UI says so). */
+  vault: 'keychain' | 'memory';
+  userId: string | null;
+  countryCode: string | null;
+  currency: 'ARS' | 'BRL' | 'CLP' | 'UYU' | null;
+  posId: string | null;
+  /** Why the session is not connected, in words, when it is not. */
+  problem: string | null;
+}
+
+export interface Connectivity {
+  platform: 'online' | 'offline';
+  relay: 'live' | 'polling' | 'offline';
+  /** When the platform was last reached, ISO 8601. */
+  lastContactAt: string | null;
+}
+
+export const OUTBOX_STATES = ['queued', 'sending', 'done', 'failed'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+export interface OutboxItem {
+  id: string;
+  kind: 'refund' | 'cancel';
+  orderId: string;
+  /** Refund amount, decimal string; absent for a full refund and for a cancel. */
+  amount: string | null;
+  state: OutboxState;
+  attempts: number;
+  createdAt: string;
+  lastError: { code: string; message: string } | null;
+}
+
+/** An order as the kiosk shows it: the platform's order plus what the kiosk knows locally. */
+export interface KioskOrder {
+  id: string;
+  externalReference: string;
+  description: string | null;
+  totalAmount: string;
+  currency: string;
+  status: (typeof ORDER_STATUSES)[number];
+  statusDetail: (typeof ORDER_STATUS_DETAILS)[number];
+  mode: (typeof QR_MODES)[number];
+  qrData: string | null;
+  posId: string;
+  createdDate: string;
+  lastUpdatedDate: string;
+  expiresAt: string;
+  paidAmount: string | null;
+  refundedAmount: string | null;
+  paymentMethod: { id: string | null; type: string | null; installments: number | null } | null;
+  refunds: Array<{ id: string; amount: string; status: string }>;
+  /** Refunds and cancels waiting in the outbox for this order. */
+  pending: OutboxItem[];
+}
+
+export interface KioskSettings {
+  posId: string;
+  qrMode: (typeof QR_MODES)[number];
+  /** ISO 8601 duration for new orders, e.g. PT5M. */
+  expiration: string;
+  language: 'es-AR' | 'es-CL' | 'es-UY' | 'pt-BR' | 'en';
+  relayUrl: string | null;
+  platformUrl: string | null;
+  hasPin: boolean;
+}
+
+const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+
+export const kioskInputs = {
+  getSession: z.strictObject({}),
+  connect: z.discriminatedUnion('method', [
+    z.strictObject({ method: z.literal('client_credentials'), clientId: z.string().min(1).max(64), clientSecret: z.string().min(1).max(256), pin }),
+    z.strictObject({ method: z.literal('authorization_code'), clientId: z.string().min(1).max(64), clientSecret: z.string().min(1).max(256), pin }),
+  ]),
+  disconnect: z.strictObject({ pin }),
+  createOrder: z.strictObject({
+    amount: decimalString,
+    description: z.string().max(150).optional(),
+    items: z
+      .array(
+        z.strictObject({
+          title: z.string().min(1).max(150),
+          unitPrice: decimalString,
+          quantity: z.number().int().min(1).max(10_000),
+          unitMeasure: z.string().min(1).max(10),
+          externalCode: z.string().min(1).max(64).optional(),
+        }),
+      )
+      .max(10)
+      .optional(),
+  }),
+  getOrder: z.strictObject({ id: orderId, refresh: z.boolean().optional() }),
+  cancelOrder: z.strictObject({ id: orderId }),
+  refundOrder: z.strictObject({ id: orderId, amount: decimalString.optional(), pin }),
+  listOrders: z.strictObject({
+    query: z.string().max(64).optional(),
+    since: z.string().datetime().optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  }),
+  listOutbox: z.strictObject({}),
+  retryOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
+  dropOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
+  getSettings: z.strictObject({}),
+  updateSettings: z.strictObject({
+    pin,
+    patch: z.strictObject({
+      posId: z.string().min(1).max(128).optional(),
+      qrMode: z.enum(QR_MODES).optional(),
+      expiration: z.string().regex(/^P/).max(32).optional(),
+      language: z.enum(['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en']).optional(),
+      relayUrl: z.url().nullable().optional(),
+    }),
+  }),
+  setPin: z.strictObject({ currentPin: pin.optional(), newPin: pin }),
+  verifyPin: z.strictObject({ pin }),
+  /** Training mode only: the "customer pays" button approves through the sandbox. */
+  simulatePayment: z.strictObject({ id: orderId, outcome: z.enum(['approved', 'rejected']) }),
+} as const;
+
+export type KioskMethod = keyof typeof kioskInputs;
+export type KioskInput<M extends KioskMethod> = z.infer<(typeof kioskInputs)[M]>;
+
+export interface KioskOutputs {
+  getSession: SessionState;
+  connect: SessionState;
+  disconnect: SessionState;
+  createOrder: KioskOrder;
+  getOrder: KioskOrder;
+  cancelOrder: KioskOrder;
+  refundOrder: OutboxItem;
+  listOrders: KioskOrder[];
+  listOutbox: OutboxItem[];
+  retryOutboxItem: OutboxItem;
+  dropOutboxItem: OutboxItem;
+  getSettings: KioskSettings;
+  updateSettings: KioskSettings;
+  setPin: { hasPin: true };
+  verifyPin: { valid: true };
+  simulatePayment: KioskOrder;
+}
+
+/** The API the renderer sees: every method takes its validated input and resolves to a Result. */
+export type KioskApi = { [M in KioskMethod]: (input: KioskInput<M>) => Promise<Result<KioskOutputs[M]>> };
+
+export type KioskEvent =
+  | { type: 'order.updated'; order: KioskOrder }
+  | { type: 'outbox.changed'; items: OutboxItem[] }
+  | { type: 'connectivity.changed'; connectivity: Connectivity }
+  | { type: 'session.changed'; session: SessionState };
+
+export const KIOSK_METHODS = Object.keys(kioskInputs) as KioskMethod[];
