@@ -23,14 +23,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  layer('shared', [...nodeBuiltins, 'electron', ...relative('electron'), ...relative('sandbox'), ...relative('relay'), ...relative('renderer')],
+  layer('shared', [...nodeBuiltins, 'electron', ...relative('electron'), ...relative('sandbox'), ...relative('relay'), ...relative('renderer'), ...relative('launch')],
     'shared/ is pure TypeScript used by every process: no Node, Electron or DOM, and no other layer.'),
-  layer('renderer', [...nodeBuiltins, 'electron', ...relative('electron'), ...relative('sandbox'), ...relative('relay')],
+  layer('renderer', [...nodeBuiltins, 'electron', ...relative('electron'), ...relative('sandbox'), ...relative('relay'), ...relative('launch')],
     'renderer/ talks only to the KioskApi contract in shared/.'),
-  layer('sandbox', ['electron', ...relative('electron'), ...relative('relay'), ...relative('renderer')],
+  layer('sandbox', ['electron', ...relative('electron'), ...relative('relay'), ...relative('renderer'), ...relative('launch')],
     'sandbox/, relay/ and electron/ never import each other.'),
-  layer('relay', ['electron', ...relative('electron'), ...relative('sandbox'), ...relative('renderer')],
+  layer('relay', ['electron', ...relative('electron'), ...relative('sandbox'), ...relative('renderer'), ...relative('launch')],
     'sandbox/, relay/ and electron/ never import each other.'),
-  layer('electron', [...relative('sandbox'), ...relative('relay'), ...relative('renderer')],
+  layer('electron', [...relative('sandbox'), ...relative('relay'), ...relative('renderer'), ...relative('launch')],
     'sandbox/, relay/ and electron/ never import each other.'),
+  // launch/ is the composition root: the only code that wires the core to the embedded sandbox and relay (training
+  // mode's zero-config default). Nothing imports it.
 );

@@ -34,6 +34,7 @@ const violations: Array<[string, string]> = [
   ['relay/x.ts', "import { buildSandbox } from '../sandbox/app.ts';"],
   ['electron/x.ts', "import { buildRelay } from '../relay/app.ts';"],
   ['sandbox/x.ts', "import { app } from 'electron';"],
+  ['electron/core/x.ts', "import { startEmbeddedPlatform } from '../../launch/embedded-platform.ts';"],
 ];
 for (const [file, source] of violations) {
   test(`the layering lint refuses ${file}: ${source}`, async () => {

@@ -1,0 +1,30 @@
+import { KIOSK_METHODS, kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
+
+/**
+ * The one boundary wrapper (style guide 4): the method name must be one of the contract's, and the payload must pass
+ * its schema, before any service runs. Both shells (Electron IPC and the web shell) call this, so validation is
+ * written once. It never throws: a service that throws becomes {ok:false, error:{code:'internal'}} without its
+ * message (an exception's text may carry details the renderer must not see).
+ */
+export async function dispatch(api: KioskApi, method: string, payload: unknown): Promise<Result<unknown>> {
+  if (!(KIOSK_METHODS as string[]).includes(method)) {
+    return { ok: false, error: { code: 'unknown_method', message: `There is no kiosk method ${method.slice(0, 64)}.` } };
+  }
+  const name = method as KioskMethod;
+  const parsed = kioskInputs[name].safeParse(payload ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.') || 'input';
+    return { ok: false, error: { code: 'invalid_input', message: `${field}: ${issue?.message ?? 'invalid'}`, details: [field] } };
+  }
+  try {
+    const call = api[name] as (input: unknown) => Promise<Result<unknown>>;
+    return await call.call(api, parsed.data);
+  } catch {
+    return { ok: false, error: { code: 'internal', message: 'Something went wrong in the kiosk; try again.' } };
+  }
+}
+
+export function isKioskMethod(method: string): method is KioskMethod {
+  return (KIOSK_METHODS as string[]).includes(method);
+}

@@ -1,0 +1,201 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { KioskApi, KioskEvent } from '../../shared/kiosk-api.ts';
+import { dispatch, isKioskMethod } from '../core/api-dispatch.ts';
+
+export interface EventSource {
+  subscribe(listener: (event: KioskEvent) => void): () => void;
+}
+
+export interface WebShellOptions {
+  api: KioskApi;
+  events: EventSource;
+  /** The built renderer (renderer/dist); null serves a page that says it is not built. */
+  staticDir: string | null;
+  port?: number;
+  /** Per-launch secret; random when absent. */
+  secret?: string;
+  heartbeatMs?: number;
+}
+
+export interface WebShell {
+  /** The URL to open: it carries the per-launch secret, which the page keeps and strips from the address bar. */
+  url: string;
+  origin: string;
+  secret: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 64 * 1024;
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * The web shell (issue 4): the same core and renderer as the Electron app, over HTTP on 127.0.0.1 only. Every API call
+ * needs the per-launch secret (header x-kiosk-secret; the event stream takes it as ?k= because EventSource cannot set
+ * headers), a same-origin Origin, a Host naming this server (DNS rebinding), and a JSON content type (no form CSRF).
+ */
+export async function startWebShell(options: WebShellOptions): Promise<WebShell> {
+  const secret = options.secret ?? randomBytes(24).toString('hex');
+  const secretBuffer = Buffer.from(secret);
+  const streams = new Set<ServerResponse>();
+  let origin = '';
+  let hosts: string[] = [];
+
+  const matchesSecret = (given: string | undefined | null): boolean => {
+    if (!given) return false;
+    const buffer = Buffer.from(given);
+    return buffer.length === secretBuffer.length && timingSafeEqual(buffer, secretBuffer);
+  };
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) json(res, 500, { ok: false, error: { code: 'internal', message: 'The web shell failed.' } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', origin);
+    if (!hosts.includes(String(req.headers.host ?? '').toLowerCase())) {
+      return json(res, 421, { ok: false, error: { code: 'wrong_host', message: 'This server answers only to its own address.' } });
+    }
+    if (url.pathname.startsWith('/api/')) {
+      const requestOrigin = req.headers.origin;
+      if (requestOrigin !== undefined && requestOrigin !== origin) {
+        return json(res, 403, { ok: false, error: { code: 'forbidden_origin', message: 'Cross-origin calls are refused.' } });
+      }
+      if (url.pathname === '/api/events' && req.method === 'GET') {
+        if (!matchesSecret(url.searchParams.get('k'))) return json(res, 401, { ok: false, error: { code: 'unauthorized', message: 'The launch secret is missing or wrong.' } });
+        return openEventStream(res);
+      }
+      if (req.method !== 'POST') return json(res, 405, { ok: false, error: { code: 'method_not_allowed', message: 'API calls are POST.' } });
+      if (requestOrigin === undefined && req.headers['sec-fetch-site'] !== undefined && req.headers['sec-fetch-site'] !== 'same-origin') {
+        return json(res, 403, { ok: false, error: { code: 'forbidden_origin', message: 'Cross-site calls are refused.' } });
+      }
+      if (!matchesSecret(single(req.headers['x-kiosk-secret']))) {
+        return json(res, 401, { ok: false, error: { code: 'unauthorized', message: 'The launch secret is missing or wrong.' } });
+      }
+      if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+        return json(res, 415, { ok: false, error: { code: 'unsupported_media_type', message: 'API calls send application/json.' } });
+      }
+      const method = url.pathname.slice('/api/'.length);
+      if (!isKioskMethod(method)) return json(res, 404, { ok: false, error: { code: 'unknown_method', message: `There is no kiosk method ${method.slice(0, 64)}.` } });
+      const body = await readBody(req);
+      if (body === null) return json(res, 413, { ok: false, error: { code: 'too_large', message: 'The request is too large.' } });
+      let payload: unknown;
+      try {
+        payload = body.trim() === '' ? {} : JSON.parse(body);
+      } catch {
+        return json(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } });
+      }
+      const result = await dispatch(options.api, method, payload);
+      return json(res, result.ok || result.error.code !== 'invalid_input' ? 200 : 400, result);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { ok: false, error: { code: 'method_not_allowed', message: 'Only GET here.' } });
+    return serveStatic(url.pathname, res);
+  }
+
+  function openEventStream(res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write('retry: 2000\n\n');
+    streams.add(res);
+    const unsubscribe = options.events.subscribe((event) => {
+      // Renderer events never carry secrets: they are built from KioskOrder, OutboxItem, Connectivity, SessionState.
+      if (res.writableLength > 1024 * 1024) return res.destroy();
+      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    });
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs ?? 15_000);
+    heartbeat.unref();
+    res.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(res);
+    });
+  }
+
+  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
+    if (!options.staticDir) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS });
+      res.end('<!doctype html><meta charset="utf-8"><title>Kiosk</title><p>The cashier UI is not built yet: run <code>npm run build</code>.</p>');
+      return;
+    }
+    const root = resolve(options.staticDir);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return json(res, 400, { ok: false, error: { code: 'bad_path', message: 'The path cannot be decoded.' } });
+    }
+    let file = normalize(join(root, decoded));
+    if (file !== root && !file.startsWith(root + sep)) return json(res, 404, { ok: false, error: { code: 'not_found', message: 'No such file.' } });
+    const info = await stat(file).catch(() => null);
+    // The renderer is a single page: unknown paths (its routes, e.g. /customer) get index.html.
+    if (!info || info.isDirectory()) file = join(root, 'index.html');
+    const content = await readFile(file).catch(() => null);
+    if (!content) return json(res, 404, { ok: false, error: { code: 'not_found', message: 'No such file.' } });
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...PAGE_HEADERS });
+    res.end(content);
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the web shell is not listening on a TCP port');
+  origin = `http://127.0.0.1:${address.port}`;
+  hosts = [`127.0.0.1:${address.port}`, `localhost:${address.port}`];
+  return {
+    url: `${origin}/?k=${secret}`,
+    origin,
+    secret,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        for (const stream of streams) stream.end();
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(JSON.stringify(body));
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolveBody(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSandbox, type Sandbox } from '../sandbox/app.ts';
+import { buildRelay, type Relay } from '../relay/app.ts';
+
+/** What the kiosk needs to run against the embedded platform. The client secret is handed over in memory only. */
+export interface EmbeddedPlatform {
+  platformUrl: string;
+  relayUrl: string;
+  clientId: string;
+  clientSecret: string;
+  userId: string;
+  countryCode: string;
+  posId: string;
+  kioskKey: string;
+  sandbox: Sandbox;
+  relay: Relay;
+  close(): Promise<void>;
+}
+
+interface TrainingIdentity {
+  user_id: string;
+  client_id: string;
+  country_code: string;
+  pos_id: string;
+}
+
+/**
+ * issue 4 "Zero-config default": with no platform configured, start the sandbox and the relay in-process on free
+ * ports, create a seller and POS (first run only), point the sandbox's webhook at the relay, issue a kiosk key. State
+ * lives under dataDir so training orders survive a restart. The relay reads the sandbox's clock, so moving the
+ * training clock (to show an expiry) does not make its signatures look stale.
+ */
+export async function startEmbeddedPlatform(options: { dataDir: string | null; countryCode?: string }): Promise<EmbeddedPlatform> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const file = (name: string) => (options.dataDir ? join(options.dataDir, name) : null);
+  const sandboxFile = file('training-sandbox.sqlite');
+  const sandbox = buildSandbox(sandboxFile ? { dataFile: sandboxFile } : {});
+  const platformUrl = await sandbox.listen(0);
+
+  const identityFile = file('training-identity.json');
+  let identity = identityFile && existsSync(identityFile) ? readIdentity(identityFile) : null;
+  if (identity && !sandbox.state.applications.has(identity.client_id)) identity = null;
+  if (!identity) {
+    const seller = sandbox.sellers.create({ country_code: options.countryCode ?? 'AR', name: 'Training Store', pos: ['CAJA-1'] });
+    identity = { user_id: seller.user_id, client_id: seller.client_id, country_code: seller.country_code, pos_id: 'CAJA-1' };
+    // Ids only: the client secret stays inside the sandbox's own data file.
+    if (identityFile) writeFileSync(identityFile, JSON.stringify(identity, null, 2));
+  }
+  const application = sandbox.state.applications.get(identity.client_id);
+  if (!application) throw new Error('the training application is missing from the sandbox data');
+
+  const webhookSecret = (application.webhook_secret ??= randomBytes(32).toString('hex'));
+  sandbox.state.applications.put(application.client_id, application);
+  const kioskKey = randomBytes(24).toString('hex');
+  const relayFile = file('training-relay.sqlite');
+  const relay = await buildRelay({
+    platformUrl,
+    webhookSecrets: [webhookSecret],
+    kioskKeys: [{ key: kioskKey, userId: identity.user_id, posIds: null }],
+    ...(relayFile ? { dataFile: relayFile } : {}),
+    clock: { now: () => sandbox.clock.now() },
+  });
+  const relayUrl = await relay.listen(0);
+  application.webhook_url = `${relayUrl}/notifications/webhook`;
+  sandbox.state.applications.put(application.client_id, application);
+
+  return {
+    platformUrl,
+    relayUrl,
+    clientId: identity.client_id,
+    clientSecret: application.client_secret,
+    userId: identity.user_id,
+    countryCode: identity.country_code,
+    posId: identity.pos_id,
+    kioskKey,
+    sandbox,
+    relay,
+    async close() {
+      await relay.close();
+      await sandbox.close();
+    },
+  };
+}
+
+function readIdentity(path: string): TrainingIdentity | null {
+  try {
+    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<TrainingIdentity>;
+    if (typeof value.user_id === 'string' && typeof value.client_id === 'string' && typeof value.country_code === 'string' && typeof value.pos_id === 'string') {
+      return value as TrainingIdentity;
+    }
+  } catch {
+    // A damaged identity file means a fresh training seller; the old training orders stay in the sandbox file.
+  }
+  return null;
+}
