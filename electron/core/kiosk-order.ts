@@ -1,0 +1,32 @@
+import type { Order } from '../../shared/schemas/order.ts';
+import type { KioskOrder, OutboxItem } from '../../shared/kiosk-api.ts';
+import { parseDuration } from '../../shared/duration.ts';
+
+/** The order as the renderer sees it (shared/kiosk-api.ts): the platform's fields in camelCase, plus the queued work. */
+export function toKioskOrder(order: Order, pending: OutboxItem[]): KioskOrder {
+  const payment = order.transactions.payments[0];
+  const duration = parseDuration(order.expiration_time);
+  const expiresAt = new Date(Date.parse(order.created_date) + (duration.ok ? duration.seconds * 1000 : 0)).toISOString();
+  return {
+    id: order.id,
+    externalReference: order.external_reference,
+    description: order.description ?? null,
+    totalAmount: order.total_amount,
+    currency: order.currency,
+    status: order.status,
+    statusDetail: order.status_detail,
+    mode: order.config.qr.mode,
+    qrData: order.type_response?.qr_data ?? null,
+    posId: order.config.qr.external_pos_id,
+    createdDate: order.created_date,
+    lastUpdatedDate: order.last_updated_date,
+    expiresAt,
+    paidAmount: payment?.paid_amount ?? null,
+    refundedAmount: payment?.refunded_amount ?? null,
+    paymentMethod: payment?.payment_method
+      ? { id: payment.payment_method.id ?? null, type: payment.payment_method.type ?? null, installments: payment.payment_method.installments ?? null }
+      : null,
+    refunds: (order.transactions.refunds ?? []).map((r) => ({ id: r.id, amount: r.amount, status: r.status })),
+    pending: pending.filter((item) => item.orderId === order.id && (item.state === 'queued' || item.state === 'sending' || item.state === 'failed')),
+  };
+}

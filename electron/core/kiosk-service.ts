@@ -1,0 +1,439 @@
+import { EventEmitter } from 'node:events';
+import { randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type Database from 'better-sqlite3';
+import type { Clock, Logger, OrdersPort, Random, TokenVault } from './ports.ts';
+import { openKioskDatabase } from './store/database.ts';
+import { OrdersRepo } from './store/orders-repo.ts';
+import { OperationsRepo } from './store/operations-repo.ts';
+import { SettingsRepo, type KeyValue } from './store/settings-repo.ts';
+import { AuditLog } from './store/audit-log.ts';
+import { Outbox, OutboxRefusedError } from './outbox/outbox.ts';
+import { createOrderOnce } from './orders/create-order.ts';
+import { recover } from './recovery.ts';
+import { LiveStatus } from './live/live-status.ts';
+import { PlatformHttp } from './platform/http.ts';
+import { OAuthClient } from './platform/oauth-client.ts';
+import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
+import { OrdersClient } from './platform/orders-client.ts';
+import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
+import { ManagerPin, type PinRecord } from './pin.ts';
+import { toKioskOrder } from './kiosk-order.ts';
+import type { Connectivity, KioskApi, KioskError, KioskEvent, KioskInput, KioskOrder, KioskSettings, Result, SessionState } from '../../shared/kiosk-api.ts';
+import { COUNTRY_CURRENCY, isSupportedCountry } from '../../shared/schemas/common.ts';
+import type { CreateOrderRequest, Order } from '../../shared/schemas/order.ts';
+import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
+import { parseDuration } from '../../shared/duration.ts';
+
+export interface KioskCoreOptions {
+  /** Folder of the kiosk's database (kiosk.sqlite). */
+  dataDir: string;
+  platformUrl: string;
+  relay: { url: string; key: string } | null;
+  vault: TokenVault;
+  /** Shown to the manager when the vault is memory (training without a keychain). */
+  vaultWarning?: string | null;
+  /** Training mode: the embedded sandbox; enables simulatePayment and marks every screen. */
+  training?: { clientId: string; clientSecret: string; countryCode: string; posId: string } | null;
+  clock?: Clock;
+  random?: Random;
+  fetch?: typeof fetch;
+  logger?: Logger;
+  /** Opens the platform's authorization page in the system browser (authorization_code flow). */
+  openBrowser?: (url: string) => Promise<void>;
+  pollIntervalMs?: number;
+}
+
+export interface KioskCore {
+  api: KioskApi;
+  events: { subscribe(listener: (event: KioskEvent) => void): () => void };
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const settingsSchema = z.object({
+  posId: z.string(),
+  qrMode: z.enum(['static', 'dynamic', 'hybrid']),
+  expiration: z.string(),
+  language: z.enum(['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en']),
+  relayUrl: z.string().nullable(),
+  countryCode: z.string().nullable(),
+});
+type StoredSettings = z.infer<typeof settingsSchema>;
+
+const LANGUAGE_BY_COUNTRY: Record<string, StoredSettings['language']> = { AR: 'es-AR', CL: 'es-CL', UY: 'es-UY', BR: 'pt-BR' };
+const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * The kiosk core (issue 4): the main process's services composed behind the KioskApi contract. Plain Node, no
+ * `electron` import, so the Electron shell, the web shell and the tests run the same code.
+ */
+export async function createKioskCore(options: KioskCoreOptions): Promise<KioskCore> {
+  const clock = options.clock ?? { now: () => Date.now() };
+  const random = options.random ?? (() => randomInt(0, 2 ** 47) / 2 ** 47);
+  const logger = options.logger ?? silentLogger;
+  const db: Database.Database = openKioskDatabase(join(options.dataDir, 'kiosk.sqlite'));
+  const ordersRepo = new OrdersRepo(db, clock);
+  const ops = new OperationsRepo(db, clock);
+  const settingsRepo = new SettingsRepo(db);
+  const audit = new AuditLog(db, clock);
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const emit = (event: KioskEvent) => emitter.emit('event', event);
+
+  const training = options.training ?? null;
+  const defaults: StoredSettings = {
+    posId: training?.posId ?? 'CAJA-1',
+    qrMode: 'dynamic',
+    expiration: 'PT5M',
+    language: LANGUAGE_BY_COUNTRY[training?.countryCode ?? ''] ?? 'es-AR',
+    relayUrl: options.relay?.url ?? null,
+    countryCode: training?.countryCode ?? null,
+  };
+  const settingsKv = settingsRepo.kv('kiosk_settings', settingsSchema);
+  const settings = (): StoredSettings => ({ ...defaults, ...(settingsKv.get() ?? {}) });
+
+  const http = new PlatformHttp({ baseUrl: options.platformUrl, clock, random, ...(options.fetch ? { fetch: options.fetch } : {}), logger });
+  const session = new PlatformSession({
+    oauth: new OAuthClient(http),
+    vault: options.vault,
+    meta: loadSave(settingsRepo.kv('session', sessionMetaSchema)),
+    clock,
+    authBaseUrl: options.platformUrl,
+    logger,
+    onStateChange: () => emit({ type: 'session.changed', session: sessionState() }),
+  });
+  const pin = new ManagerPin(loadSave(settingsRepo.kv<PinRecord>('manager_pin')), clock);
+
+  // Every platform call passes here, so "is the platform reachable" is what the last call found (issue 5: offline banner).
+  let connectivity: Connectivity = { platform: 'online', relay: options.relay ? 'polling' : 'offline', lastContactAt: null };
+  const setConnectivity = (change: Partial<Connectivity>) => {
+    const next = { ...connectivity, ...change };
+    if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt) return;
+    const cameBack = connectivity.platform === 'offline' && next.platform === 'online';
+    connectivity = next;
+    emit({ type: 'connectivity.changed', connectivity });
+    if (cameBack) void outbox.kick();
+  };
+  const observe = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      const value = await call();
+      setConnectivity({ platform: 'online', lastContactAt: new Date(clock.now()).toISOString() });
+      return value;
+    } catch (error) {
+      if (error instanceof PlatformNetworkError) setConnectivity({ platform: 'offline' });
+      else if (error instanceof PlatformError && error.status > 0) setConnectivity({ platform: 'online', lastContactAt: new Date(clock.now()).toISOString() });
+      throw error;
+    }
+  };
+  const client = new OrdersClient(http, session);
+  const orders: OrdersPort = {
+    create: (body, o) => observe(() => client.create(body, o)),
+    get: (id) => observe(() => client.get(id)),
+    cancel: (id, o) => observe(() => client.cancel(id, o)),
+    refund: (id, body, o) => observe(() => client.refund(id, body, o)),
+  };
+
+  const orderChanged = (order: Order) => emit({ type: 'order.updated', order: toKioskOrder(order, outbox.list()) });
+  const outbox = new Outbox({
+    db,
+    ops,
+    ordersRepo,
+    orders,
+    clock,
+    random,
+    audit,
+    logger,
+    onChange: (items) => emit({ type: 'outbox.changed', items }),
+    onOrder: orderChanged,
+  });
+  const live = new LiveStatus({
+    relay: options.relay,
+    cursor: settingsRepo.kv<string>('relay_cursor'),
+    orders,
+    store: ordersRepo,
+    awaiting: () => ordersRepo.nonFinal().filter((s) => s.order.status === 'created').map((s) => s.order.id),
+    nonFinal: () => ordersRepo.nonFinal().map((s) => s.order.id),
+    clock,
+    random,
+    onChange: orderChanged,
+    onConnectivity: (c) => setConnectivity({ relay: c.relay === 'live' ? 'live' : options.relay && c.relay === 'connecting' ? 'polling' : c.relay === 'offline' && options.relay ? 'polling' : 'offline' }),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+  });
+
+  function sessionState(): SessionState {
+    const s = settings();
+    const country = s.countryCode;
+    return {
+      state: session.state,
+      training: training !== null,
+      vault: options.vault.kind,
+      userId: session.userId,
+      countryCode: country,
+      currency: country && isSupportedCountry(country) ? COUNTRY_CURRENCY[country] : null,
+      posId: s.posId,
+      problem: session.state === 'reconnect_needed' ? 'The account must be connected again by a manager.' : (options.vaultWarning ?? null),
+    };
+  }
+
+  function settingsView(): KioskSettings {
+    const s = settings();
+    return { posId: s.posId, qrMode: s.qrMode, expiration: s.expiration, language: s.language, relayUrl: s.relayUrl, platformUrl: options.platformUrl, hasPin: pin.isSet() };
+  }
+
+  const orderView = (order: Order): KioskOrder => toKioskOrder(order, outbox.list());
+
+  async function requirePin(given: string): Promise<KioskError | null> {
+    if (!pin.isSet()) return { code: 'pin_not_set', message: 'Set a manager PIN first.' };
+    const verdict = await pin.verify(given);
+    if (verdict.ok) return null;
+    if (verdict.reason === 'locked') return { code: 'pin_locked', message: `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.` };
+    return { code: 'wrong_pin', message: 'The manager PIN is not right.' };
+  }
+
+  const fail = (error: unknown): { ok: false; error: KioskError } => {
+    if (error instanceof OutboxRefusedError) return { ok: false, error: { code: error.code, message: error.message } };
+    if (error instanceof PlatformNetworkError) {
+      return { ok: false, error: { code: 'offline', message: 'The payment platform cannot be reached; check the internet connection.' } };
+    }
+    if (error instanceof PlatformError) return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
+    logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
+    return { ok: false, error: { code: 'internal', message: 'Something went wrong in the kiosk; try again.' } };
+  };
+  const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+  let referenceCounter = 0;
+  const nextReference = (): string => {
+    // seed 2.5: letters, digits, - and _, at most 64; no personal data.
+    referenceCounter = (referenceCounter + 1) % 1000;
+    const stamp = new Date(clock.now()).toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
+    return `${settings().posId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 20)}-${stamp}-${String(referenceCounter).padStart(3, '0')}`;
+  };
+
+  const api: KioskApi = {
+    async getSession() {
+      return ok(sessionState());
+    },
+    async connect(input: KioskInput<'connect'>) {
+      // First run: the PIN given here becomes the manager PIN; afterwards connecting needs it.
+      if (pin.isSet()) {
+        const problem = await requirePin(input.pin);
+        if (problem) return { ok: false, error: problem };
+      } else {
+        await pin.set(input.pin);
+      }
+      try {
+        if (input.method === 'client_credentials') await session.connectClientCredentials(input.clientId, input.clientSecret);
+        else {
+          if (!options.openBrowser) return { ok: false, error: { code: 'no_browser', message: 'This shell cannot open a browser for the authorization page.' } };
+          await session.connectAuthorizationCode(input.clientId, input.clientSecret, { openBrowser: options.openBrowser });
+        }
+      } catch (error) {
+        return fail(error);
+      }
+      audit.append({ actor: 'manager', action: 'session.connect', subject: input.clientId, detail: { method: input.method } });
+      return ok(sessionState());
+    },
+    async disconnect(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      await session.disconnect();
+      audit.append({ actor: 'manager', action: 'session.disconnect', subject: null, detail: {} });
+      return ok(sessionState());
+    },
+    async createOrder(input) {
+      if (session.state !== 'connected') return { ok: false, error: { code: 'not_connected', message: 'The kiosk is not connected to the payment platform.' } };
+      const s = settings();
+      const currency = sessionState().currency;
+      if (!currency) return { ok: false, error: { code: 'no_country', message: "The seller's country is not known yet; set it up in settings." } };
+      const total = parseAmount(input.amount, currency);
+      if (!total.ok || total.minor === 0) return { ok: false, error: { code: 'invalid_amount', message: total.ok ? 'The amount must be greater than zero.' : total.reason } };
+      const amount = formatAmount(total.minor, currency);
+      const request: CreateOrderRequest = {
+        type: 'qr',
+        external_reference: nextReference(),
+        total_amount: amount,
+        ...(input.description ? { description: input.description } : {}),
+        expiration_time: parseDuration(s.expiration).ok ? s.expiration : 'PT5M',
+        config: { qr: { external_pos_id: s.posId, mode: s.qrMode } },
+        transactions: { payments: [{ amount }] },
+        ...(input.items && input.items.length > 0
+          ? {
+              items: input.items.map((item) => ({
+                title: item.title,
+                unit_price: canonical(item.unitPrice, currency),
+                quantity: item.quantity,
+                unit_measure: item.unitMeasure,
+                ...(item.externalCode ? { external_code: item.externalCode } : {}),
+              })),
+            }
+          : {}),
+      };
+      try {
+        const order = await createOrderOnce(ops, orders, ordersRepo, request);
+        live.tracker.apply({ order, version: 1, source: 'create' });
+        return ok(orderView(order));
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async getOrder(input) {
+      if (input.refresh) {
+        try {
+          await live.checkNow(input.id);
+        } catch (error) {
+          return fail(error);
+        }
+      }
+      const stored = ordersRepo.load(input.id);
+      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      return ok(orderView(stored.order));
+    },
+    async cancelOrder(input) {
+      // kiosk-expectations: cancel first asks the platform whether the customer already paid.
+      try {
+        await live.checkNow(input.id);
+      } catch {
+        // Offline: the queued cancel below still waits for the platform's word.
+      }
+      const stored = ordersRepo.load(input.id);
+      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      if (stored.order.status !== 'created') return ok(orderView(stored.order));
+      try {
+        const item = await outbox.enqueueCancel(input.id, 'cashier');
+        if (item.state === 'failed' && item.lastError) return { ok: false, error: { code: item.lastError.code, message: item.lastError.message } };
+      } catch (error) {
+        return fail(error);
+      }
+      return ok(orderView(ordersRepo.load(input.id)?.order ?? stored.order));
+    },
+    async refundOrder(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      const stored = ordersRepo.load(input.id);
+      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      let minor: number | null = null;
+      if (input.amount !== undefined) {
+        const parsed = parseAmount(input.amount, stored.order.currency as Currency);
+        if (!parsed.ok) return { ok: false, error: { code: 'invalid_amount', message: parsed.reason } };
+        minor = parsed.minor;
+      }
+      try {
+        return ok(await outbox.enqueueRefund(input.id, minor, 'manager'));
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async listOrders(input) {
+      return ok(ordersRepo.list({ ...(input.query ? { query: input.query } : {}), ...(input.since ? { since: input.since } : {}), ...(input.limit ? { limit: input.limit } : {}) }).map((s) => orderView(s.order)));
+    },
+    async listOutbox() {
+      return ok(outbox.list());
+    },
+    async retryOutboxItem(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      try {
+        return ok(await outbox.retry(input.id, 'manager'));
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async dropOutboxItem(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      try {
+        return ok(outbox.drop(input.id, 'manager'));
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async getSettings() {
+      return ok(settingsView());
+    },
+    async updateSettings(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      if (input.patch.expiration !== undefined) {
+        const d = parseDuration(input.patch.expiration);
+        if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: { code: 'invalid_expiration', message: 'Expiration must be between PT30S and PT3600H.' } };
+      }
+      const next: StoredSettings = { ...settings() };
+      for (const [key, value] of Object.entries(input.patch)) if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+      settingsKv.set(next);
+      audit.append({ actor: 'manager', action: 'settings.changed', subject: null, detail: { ...input.patch } });
+      return ok(settingsView());
+    },
+    async setPin(input) {
+      try {
+        await pin.set(input.newPin, input.currentPin);
+      } catch (error) {
+        return { ok: false, error: { code: 'wrong_pin', message: error instanceof Error ? error.message : 'The PIN could not be set.' } };
+      }
+      audit.append({ actor: 'manager', action: 'pin.set', subject: null, detail: {} });
+      return ok({ hasPin: true as const });
+    },
+    async verifyPin(input) {
+      const problem = await requirePin(input.pin);
+      return problem ? { ok: false, error: problem } : ok({ valid: true as const });
+    },
+    async simulatePayment(input) {
+      if (!training) return { ok: false, error: { code: 'not_training', message: 'Only training mode can simulate a payment.' } };
+      const response = await (options.fetch ?? fetch)(`${options.platformUrl}/sandbox/orders/${input.id}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ outcome: input.outcome }),
+      }).catch(() => null);
+      if (!response || !response.ok) return { ok: false, error: { code: 'simulation_failed', message: 'The training sandbox did not take the payment.' } };
+      await response.arrayBuffer();
+      try {
+        await live.checkNow(input.id);
+      } catch {
+        // The relay will bring it.
+      }
+      const stored = ordersRepo.load(input.id);
+      return stored ? ok(orderView(stored.order)) : { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+    },
+  };
+
+  return {
+    api,
+    events: {
+      subscribe(listener) {
+        emitter.on('event', listener);
+        return () => emitter.off('event', listener);
+      },
+    },
+    async start() {
+      if (training && session.state !== 'connected') {
+        try {
+          await session.connectClientCredentials(training.clientId, training.clientSecret);
+        } catch (error) {
+          logger.warn('training connect failed', { code: error instanceof PlatformError ? error.code : 'unknown' });
+        }
+      }
+      if (session.state === 'connected') {
+        await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger });
+      }
+      outbox.start();
+      await live.start();
+    },
+    async stop() {
+      await live.stop();
+      await outbox.stop();
+      db.close();
+    },
+  };
+}
+
+/** Adapts a settings key to the load/save stores of the session and the PIN; null clears it. */
+function loadSave<T>(kv: KeyValue<T>): { load(): T | null; save(value: T | null): void } {
+  return { load: () => kv.get(), save: (value) => (value === null ? kv.delete() : kv.set(value)) };
+}
+
+function canonical(text: string, currency: Currency): string {
+  const parsed = parseAmount(text, currency);
+  return parsed.ok ? formatAmount(parsed.minor, currency) : text;
+}
