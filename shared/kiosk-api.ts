@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalString, orderId } from './schemas/common.ts';
-import { ORDER_STATUSES, ORDER_STATUS_DETAILS, QR_MODES } from './schemas/order.ts';
+import type { ORDER_STATUSES, ORDER_STATUS_DETAILS } from './schemas/order.ts';
+import { QR_MODES } from './schemas/order.ts';
 
 // The one contract between the renderer and the main process (style guide 2): every method's input schema, its
 // result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all

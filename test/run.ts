@@ -47,7 +47,9 @@ stream.on('test:pass', (data: TestEventData) => {
   else passed += 1;
 });
 stream.on('test:fail', (data: TestEventData) => {
-  if (data.details?.type === 'suite') return;
+  // A suite fails when a child failed (already counted) or when one of its hooks failed: count only the latter.
+  const failureType = (data.details?.error as { failureType?: string } | undefined)?.failureType;
+  if (data.details?.type === 'suite' && failureType === 'subtestsFailed') return;
   // node:test semantics: a failing todo test does not fail the run; it is reported, and counted as not done.
   if (data.todo !== undefined && data.todo !== false) {
     skipped += 1;

@@ -187,7 +187,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
 
   async function requirePin(given: string): Promise<KioskError | null> {
     if (!pin.isSet()) return { code: 'pin_not_set', message: 'Set a manager PIN first.' };
-    const verdict = await pin.verify(given);
+    const verdict = pin.verify(given);
     if (verdict.ok) return null;
     if (verdict.reason === 'locked') return { code: 'pin_locked', message: `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.` };
     return { code: 'wrong_pin', message: 'The manager PIN is not right.' };
@@ -222,7 +222,8 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
         const problem = await requirePin(input.pin);
         if (problem) return { ok: false, error: problem };
       } else {
-        await pin.set(input.pin);
+        const first = pin.set(input.pin);
+        if (!first.ok) return { ok: false, error: { code: first.reason, message: 'The manager PIN could not be set.' } };
       }
       try {
         if (input.method === 'client_credentials') await session.connectClientCredentials(input.clientId, input.clientSecret);
@@ -367,10 +368,15 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       return ok(settingsView());
     },
     async setPin(input) {
-      try {
-        await pin.set(input.newPin, input.currentPin);
-      } catch (error) {
-        return { ok: false, error: { code: 'wrong_pin', message: error instanceof Error ? error.message : 'The PIN could not be set.' } };
+      const result = pin.set(input.newPin, input.currentPin);
+      if (!result.ok) {
+        const message = {
+          invalid_pin: 'A PIN is 4 to 8 digits.',
+          current_pin_required: 'Changing the PIN needs the current one.',
+          wrong_pin: 'The current PIN is not right.',
+          locked: 'Too many wrong PINs; try again later.',
+        }[result.reason];
+        return { ok: false, error: { code: result.reason === 'locked' ? 'pin_locked' : result.reason, message } };
       }
       audit.append({ actor: 'manager', action: 'pin.set', subject: null, detail: {} });
       return ok({ hasPin: true as const });

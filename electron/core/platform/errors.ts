@@ -38,6 +38,37 @@ export class ReconnectNeededError extends PlatformError {
     super(400, 'reconnect_needed', message);
     this.name = 'ReconnectNeededError';
   }
+  /** Not the platform's final word on the work itself: it waits for the manager to reconnect, then goes on. */
+  override get definitive(): boolean {
+    return false;
+  }
+}
+
+/** No account is connected: connect first (client_credentials or the authorization page). Neither retryable nor definitive. */
+export class NotConnectedError extends PlatformError {
+  constructor(message = 'No payment platform account is connected.') {
+    super(401, 'not_connected', message);
+    this.name = 'NotConnectedError';
+  }
+}
+
+/**
+ * The authorization page flow (issue 4, loopback redirect) did not yield a code: the person chose Deny
+ * (access_denied, RFC 6749 4.1.2.1), the callback carried another request's state, nobody answered in time, or the
+ * page sent back something else. Never retried automatically: a person has to start it again.
+ */
+export const AUTHORIZATION_ERROR_CODES = ['access_denied', 'authorization_state_mismatch', 'authorization_timeout', 'authorization_failed'] as const;
+export type AuthorizationErrorCode = (typeof AUTHORIZATION_ERROR_CODES)[number];
+
+export class AuthorizationError extends PlatformError {
+  constructor(
+    code: AuthorizationErrorCode,
+    message: string,
+    details: string[] = [],
+  ) {
+    super(400, code, message, details);
+    this.name = 'AuthorizationError';
+  }
 }
 
 /** Builds the typed error from a response status and its body (either documented shape; platform-facts). */

@@ -1,0 +1,182 @@
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { Clock } from './ports.ts';
+
+// The manager PIN (issue 4, KioskApi: "manager PIN set/verify (scrypt hash, attempts limited)"). A 4–8 digit PIN has
+// at most 10^8 values, so the hash alone would not stop an offline search of a stolen database; what protects the PIN
+// is the attempt limit here, and the scrypt cost makes each offline guess slow.
+
+/** 4 to 8 digits, as the KioskApi schema says. */
+export const PIN_PATTERN = /^\d{4,8}$/;
+export const MAX_FAILED_ATTEMPTS = 5;
+export const LOCKOUT_MS = 5 * 60_000;
+/** Each further lockout without a correct PIN in between lasts twice as long, up to this. */
+export const MAX_LOCKOUT_MS = 60 * 60_000;
+
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+  keylen: number;
+}
+
+/** 2^14 × 8 × 128 bytes = 16 MiB and about 50 ms per hash on a counter PC. */
+export const SCRYPT_PARAMS: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 14, r: 8, p: 1, keylen: 32 });
+
+/** What the store keeps: never the PIN itself. */
+export interface PinRecord {
+  /** base64 of the 16 random bytes the hash was salted with. */
+  salt: string;
+  /** base64 of scrypt(pin, salt, params). */
+  hash: string;
+  params: ScryptParams;
+  /** Wrong PINs since the last correct one or the last lockout. */
+  failedAttempts: number;
+  /** Lockouts since the last correct PIN: the next one lasts LOCKOUT_MS × 2^lockouts. */
+  lockouts: number;
+  /** Clock time (ms) until which every attempt is refused, or null. */
+  lockedUntil: number | null;
+}
+
+export interface PinStore {
+  load(): PinRecord | null;
+  save(record: PinRecord): void;
+}
+
+export type PinVerifyResult =
+  | { ok: true }
+  | { ok: false; reason: 'wrong_pin'; attemptsLeft: number }
+  | { ok: false; reason: 'locked'; retryAfterSeconds: number }
+  | { ok: false; reason: 'not_set' };
+
+export type PinSetResult =
+  | { ok: true }
+  | { ok: false; reason: 'invalid_pin' | 'current_pin_required' }
+  | Exclude<PinVerifyResult, { ok: true } | { reason: 'not_set' }>;
+
+export class PinRecordError extends Error {}
+
+export class ManagerPin {
+  readonly #store: PinStore;
+  readonly #clock: Clock;
+
+  constructor(store: PinStore, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  isSet(): boolean {
+    return this.#load() !== null;
+  }
+
+  /**
+   * Sets the PIN. The first PIN needs nothing else; changing it needs the current PIN, checked under the same attempt
+   * limit as verify (so `set` cannot be used to guess). On success the attempt count and lockouts start over.
+   */
+  set(newPin: string, currentPin?: string): PinSetResult {
+    if (!PIN_PATTERN.test(newPin)) return { ok: false, reason: 'invalid_pin' };
+    if (this.isSet()) {
+      if (currentPin === undefined) return { ok: false, reason: 'current_pin_required' };
+      const check = this.verify(currentPin);
+      if (!check.ok) {
+        // not_set cannot happen here: the record was just loaded.
+        return check.reason === 'not_set' ? { ok: false, reason: 'current_pin_required' } : check;
+      }
+    }
+    this.#store.save(hashPin(newPin));
+    return { ok: true };
+  }
+
+  /**
+   * Checks a PIN. Wrong PINs count; the MAX_FAILED_ATTEMPTS-th locks every attempt out for LOCKOUT_MS (doubling on
+   * each further lockout, up to MAX_LOCKOUT_MS), and while locked even the right PIN is refused. A correct PIN resets
+   * the count. Anything that is not 4–8 digits is simply a wrong PIN.
+   */
+  verify(pin: string): PinVerifyResult {
+    const record = this.#load();
+    if (record === null) return { ok: false, reason: 'not_set' };
+    const now = this.#clock.now();
+    if (record.lockedUntil !== null) {
+      if (now < record.lockedUntil) return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil((record.lockedUntil - now) / 1000) };
+      record.lockedUntil = null;
+      record.failedAttempts = 0;
+    }
+    if (matches(pin, record)) {
+      const upgraded = isWeakerThan(record.params, SCRYPT_PARAMS) ? hashPin(pin) : record;
+      this.#store.save({ ...upgraded, failedAttempts: 0, lockouts: 0, lockedUntil: null });
+      return { ok: true };
+    }
+    record.failedAttempts += 1;
+    if (record.failedAttempts >= MAX_FAILED_ATTEMPTS) {
+      const duration = Math.min(LOCKOUT_MS * 2 ** record.lockouts, MAX_LOCKOUT_MS);
+      record.lockouts += 1;
+      record.failedAttempts = 0;
+      record.lockedUntil = now + duration;
+      this.#store.save(record);
+      return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil(duration / 1000) };
+    }
+    this.#store.save(record);
+    return { ok: false, reason: 'wrong_pin', attemptsLeft: MAX_FAILED_ATTEMPTS - record.failedAttempts };
+  }
+
+  /** A copy of the stored record, validated: stored data is checked when read (style guide 10). */
+  #load(): PinRecord | null {
+    const record = this.#store.load();
+    if (record === null) return null;
+    if (!isPinRecord(record)) throw new PinRecordError('the stored manager PIN record is damaged; set the PIN again from the recovery tool');
+    return { ...record, params: { ...record.params } };
+  }
+}
+
+/** A fresh record for a PIN: new random salt, current scrypt parameters, no failures. */
+export function hashPin(pin: string): PinRecord {
+  const salt = randomBytes(16);
+  const params = { ...SCRYPT_PARAMS };
+  return {
+    salt: salt.toString('base64'),
+    hash: derive(pin, salt, params).toString('base64'),
+    params,
+    failedAttempts: 0,
+    lockouts: 0,
+    lockedUntil: null,
+  };
+}
+
+function derive(pin: string, salt: Buffer, params: ScryptParams): Buffer {
+  const { N, r, p, keylen } = params;
+  return scryptSync(pin.normalize('NFC'), salt, keylen, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+}
+
+function matches(pin: string, record: PinRecord): boolean {
+  const expected = Buffer.from(record.hash, 'base64');
+  // Hash every attempt, even a malformed one, so the answer takes the same time either way.
+  const actual = derive(pin, Buffer.from(record.salt, 'base64'), record.params);
+  return actual.length === expected.length && timingSafeEqual(actual, expected) && PIN_PATTERN.test(pin);
+}
+
+function isWeakerThan(a: ScryptParams, b: ScryptParams): boolean {
+  return a.N < b.N || a.r < b.r || a.keylen < b.keylen;
+}
+
+function isPinRecord(value: unknown): value is PinRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const r = value as Record<string, unknown>;
+  const params = r.params as Record<string, unknown> | null | undefined;
+  const int = (v: unknown, min: number, max: number) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+  return (
+    typeof r.salt === 'string' &&
+    Buffer.from(r.salt, 'base64').length >= 16 &&
+    typeof r.hash === 'string' &&
+    Buffer.from(r.hash, 'base64').length >= 16 &&
+    typeof params === 'object' &&
+    params !== null &&
+    // Bounds keep a tampered record from making each check take seconds or gigabytes.
+    int(params.N, 2 ** 10, 2 ** 17) &&
+    ((params.N as number) & ((params.N as number) - 1)) === 0 &&
+    int(params.r, 1, 16) &&
+    int(params.p, 1, 4) &&
+    int(params.keylen, 16, 64) &&
+    int(r.failedAttempts, 0, 1_000) &&
+    int(r.lockouts, 0, 1_000) &&
+    (r.lockedUntil === null || int(r.lockedUntil, 0, Number.MAX_SAFE_INTEGER))
+  );
+}

@@ -1,0 +1,203 @@
+import type { z } from 'zod';
+import type { Clock, Logger, Random } from '../ports.ts';
+import { PlatformError, PlatformNetworkError, platformErrorFrom } from './errors.ts';
+import { DEFAULT_RETRY, backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from './retry-policy.ts';
+
+export type Sleep = (ms: number) => Promise<void>;
+
+export interface PlatformHttpOptions {
+  /** The platform's base URL (seed: `{base_url}`), e.g. http://127.0.0.1:43121. */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** Reads "now" for Retry-After dates (style guide 7). */
+  clock: Clock;
+  /** Draws the backoff jitter (style guide 7). */
+  random: Random;
+  /** Waits between attempts; tests pass one that records the delay and returns at once. */
+  sleep?: Sleep;
+  retry?: RetryPolicy;
+  /** One attempt, answer body included, may take this long before it counts as a network error. */
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+export interface PlatformRequestOptions<T> {
+  /** Sent as JSON (seed 4: "All bodies are JSON"). */
+  body?: unknown;
+  /** Sent form-encoded instead of `body`, for OAuth servers that want it. */
+  form?: Record<string, string>;
+  /** Seed 4.3: one key per logical operation; the same key goes out on every retry (style guide 9). */
+  idempotencyKey?: string;
+  /** Sent as `Authorization: Bearer` (seed 5.1), never in the query (seed 4.3). */
+  token?: string;
+  /** Parses a 2xx body; a body that does not fit is PlatformError(status, 'unexpected_response'). */
+  schema?: z.ZodType<T>;
+  /** Overrides the client's policy for this call. */
+  retry?: RetryPolicy;
+}
+
+/** Request fields whose values are secrets: they are scrubbed from any text the platform sends back in an error. */
+const SECRET_FIELDS = ['client_secret', 'refresh_token', 'access_token', 'code', 'code_verifier'] as const;
+const REDACTED = '[redacted]';
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: PlatformError; waitMs: number | null };
+
+const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The one way the kiosk core talks HTTP to the platform. A request resolves with the parsed 2xx body, or rejects with
+ * a PlatformError: PlatformNetworkError when no answer came (refused, timed out, or the connection dropped before the
+ * whole response arrived), otherwise the typed error of the answer (either documented body shape, or `http_<status>`
+ * for a body that is not JSON). Network errors, 429 and 5xx are retried per the policy, with backoff and jitter,
+ * honouring Retry-After up to `maxMs`; the request, its idempotency key included, is identical on every attempt.
+ * Tokens and secrets never appear in what it throws or logs.
+ */
+export class PlatformHttp {
+  readonly #baseUrl: string;
+  readonly #fetch: typeof fetch;
+  readonly #clock: Clock;
+  readonly #random: Random;
+  readonly #sleep: Sleep;
+  readonly #retry: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #logger: Logger | undefined;
+
+  constructor(options: PlatformHttpOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#fetch = options.fetch ?? fetch;
+    this.#clock = options.clock;
+    this.#random = options.random;
+    this.#sleep = options.sleep ?? realSleep;
+    this.#retry = options.retry ?? DEFAULT_RETRY;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#logger = options.logger;
+  }
+
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  async request<T = unknown>(method: string, path: string, options: PlatformRequestOptions<T> = {}): Promise<T> {
+    const policy = options.retry ?? this.#retry;
+    const maxAttempts = Math.max(1, Math.floor(policy.maxAttempts));
+    const secrets = secretValues(options);
+    for (let attempt = 1; ; attempt += 1) {
+      const result = await this.#once(method, path, options, secrets);
+      if (result.ok) return result.value;
+      const { error } = result;
+      if (!shouldRetry(error) || attempt >= maxAttempts) throw error;
+      const backoff = backoffDelay(attempt, policy, this.#random);
+      // RFC 9110 10.2.3: the server says when; we still never wait longer than the policy allows in one go.
+      const delay = result.waitMs === null ? backoff : Math.min(result.waitMs, policy.maxMs);
+      this.#logger?.warn('platform request will be retried', { method, path, attempt, status: error.status, code: error.code, delayMs: delay });
+      await this.#sleep(delay);
+    }
+  }
+
+  async #once<T>(method: string, path: string, options: PlatformRequestOptions<T>, secrets: string[]): Promise<Attempt<T>> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    let body: string | undefined;
+    if (options.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    if (options.idempotencyKey !== undefined) headers['x-idempotency-key'] = options.idempotencyKey;
+
+    let status: number;
+    let retryAfter: string | null;
+    let text: string;
+    // Covers the body too: a response that stops halfway is a network error, not a hang. A timer of our own (not
+    // AbortSignal.timeout, which is unref'd) keeps the process waiting for the answer or the timeout, whichever first.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('The request timed out.', 'TimeoutError')), this.#timeoutMs);
+    try {
+      const response = await this.#fetch(this.#baseUrl + path, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+      status = response.status;
+      retryAfter = response.headers.get('retry-after');
+      text = await response.text();
+    } catch (error) {
+      return { ok: false, error: new PlatformNetworkError(networkCause(controller.signal.aborted ? controller.signal.reason : error)), waitMs: null };
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const json = parseJson(text);
+    if (status >= 200 && status < 300) {
+      if (options.schema === undefined) return { ok: true, value: (json.ok ? json.value : undefined) as T };
+      if (!json.ok) return { ok: false, error: unexpected(status, 'the body is not JSON'), waitMs: null };
+      const parsed = options.schema.safeParse(json.value);
+      if (parsed.success) return { ok: true, value: parsed.data };
+      // Paths and issue codes only: the values may be tokens (an /oauth/token answer) and never go into a message.
+      const where = parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`)
+        .join('; ');
+      return { ok: false, error: unexpected(status, where), waitMs: null };
+    }
+
+    const waitMs = retryAfterMs(retryAfter, this.#clock.now());
+    const error = platformErrorFrom(status, json.ok ? json.value : undefined, waitMs === null ? undefined : Math.ceil(waitMs / 1000));
+    return { ok: false, error: scrub(error, secrets), waitMs };
+  }
+}
+
+function unexpected(status: number, what: string): PlatformError {
+  return new PlatformError(status, 'unexpected_response', `The payment platform answered ${status} with a body this kiosk cannot read (${what}).`);
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A short, secret-free name for why no answer came: a Node/undici error code, or `timeout`. */
+function networkCause(error: unknown): string {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'TimeoutError') return 'timeout';
+  if (name === 'AbortError') return 'aborted';
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z0-9_]{2,40}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return 'fetch_failed';
+}
+
+function secretValues(options: PlatformRequestOptions<unknown>): string[] {
+  const values: string[] = [];
+  if (options.token) values.push(options.token);
+  const fields: Record<string, unknown> = { ...(typeof options.body === 'object' && options.body !== null ? options.body : {}), ...(options.form ?? {}) };
+  for (const name of SECRET_FIELDS) {
+    const value = fields[name];
+    if (typeof value === 'string' && value.length >= 4) values.push(value);
+  }
+  return values;
+}
+
+/** A platform that echoes a credential in its error text must not carry it into our logs or the UI. */
+function scrub(error: PlatformError, secrets: string[]): PlatformError {
+  const clean = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
+  const code = clean(error.code);
+  const message = clean(error.message);
+  const details = error.details.map(clean);
+  if (code === error.code && message === error.message && details.every((d, i) => d === error.details[i])) return error;
+  const copy = new PlatformError(error.status, code, message, details);
+  const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+  if (seconds !== undefined) Object.defineProperty(copy, 'retryAfterSeconds', { value: seconds, enumerable: true });
+  return copy;
+}

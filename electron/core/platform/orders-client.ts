@@ -1,0 +1,60 @@
+import { orderSchema, refundOrderResponseSchema, type CreateOrderRequest, type Order, type RefundOrderRequest, type RefundOrderResponse } from '../../../shared/schemas/order.ts';
+import type { OrdersPort, WriteOptions } from '../ports.ts';
+import type { PlatformHttp } from './http.ts';
+
+/** What the Orders client needs of the session: a valid token per call, refreshed once on 401. */
+export interface TokenProvider {
+  withToken<T>(call: (token: string) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The Orders API (seed 4.3–4.6) over PlatformHttp and the session. Every answer is parsed with the shared schemas.
+ * Writes carry the caller's idempotency key, chosen and stored before the first send; the very same key goes out on
+ * every retry (network errors, 429, 5xx in PlatformHttp) and on the one retry after a 401 (style guide 9), so a lost
+ * response can never make a second order, cancel or refund. Rejects with PlatformError subclasses (seed 7.3–7.6,
+ * platform-facts), NotConnectedError or ReconnectNeededError.
+ */
+export class OrdersClient implements OrdersPort {
+  constructor(
+    private readonly http: PlatformHttp,
+    private readonly session: TokenProvider,
+  ) {}
+
+  /** seed 4.3: POST /v1/orders → the order in status created. */
+  async create(body: CreateOrderRequest, options: WriteOptions): Promise<Order> {
+    const idempotencyKey = requireKey(options);
+    return this.session.withToken((token) => this.http.request('POST', '/v1/orders', { body, token, idempotencyKey, schema: orderSchema }));
+  }
+
+  /** seed 4.4: GET /v1/orders/{id}; reads carry no idempotency key. */
+  async get(id: string): Promise<Order> {
+    return this.session.withToken((token) => this.http.request('GET', orderPath(id), { token, schema: orderSchema }));
+  }
+
+  /** seed 4.5: POST /v1/orders/{id}/cancel, no body → the order, canceled. */
+  async cancel(id: string, options: WriteOptions): Promise<Order> {
+    const idempotencyKey = requireKey(options);
+    return this.session.withToken((token) => this.http.request('POST', `${orderPath(id)}/cancel`, { token, idempotencyKey, schema: orderSchema }));
+  }
+
+  /** seed 4.6: no body for a full refund; `{transactions:[{id, amount}]}` for a partial one. */
+  async refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<RefundOrderResponse> {
+    const idempotencyKey = requireKey(options);
+    return this.session.withToken((token) =>
+      this.http.request('POST', `${orderPath(id)}/refund`, { ...(body !== undefined ? { body } : {}), token, idempotencyKey, schema: refundOrderResponseSchema }),
+    );
+  }
+}
+
+/** The id goes into the path as one segment, whatever it holds (the platform answers invalid_path_param: seed 7.4). */
+function orderPath(id: string): string {
+  return `/v1/orders/${encodeURIComponent(id)}`;
+}
+
+/** seed 4.3 / 7.3 empty_required_header: a write without a key is a bug in the caller, caught before anything is sent. */
+function requireKey(options: WriteOptions): string {
+  if (typeof options?.idempotencyKey !== 'string' || options.idempotencyKey.trim() === '') {
+    throw new TypeError('An idempotency key is required for every Orders API write (style guide 9).');
+  }
+  return options.idempotencyKey;
+}
