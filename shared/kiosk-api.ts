@@ -40,7 +40,8 @@ export interface Connectivity {
   lastContactAt: string | null;
 }
 
-export const OUTBOX_STATES = ['queued', 'sending', 'done', 'failed'] as const;
+/** `dropped`: a manager gave it up; it leaves the list but the drop call answers with it. */
+export const OUTBOX_STATES = ['queued', 'sending', 'done', 'failed', 'dropped'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export interface OutboxItem {

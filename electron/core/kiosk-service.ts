@@ -273,8 +273,9 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
           : {}),
       };
       try {
+        // createOrderOnce stores the order; the screens hear of it here (the tracker would see nothing newer).
         const order = await createOrderOnce(ops, orders, ordersRepo, request);
-        live.tracker.apply({ order, version: 1, source: 'create' });
+        orderChanged(order);
         return ok(orderView(order));
       } catch (error) {
         return fail(error);

@@ -48,6 +48,12 @@ const MIGRATIONS: string[] = [
      detail TEXT NOT NULL
    ) STRICT;
    CREATE INDEX audit_at ON audit (at);`,
+  // 2: when an order was paid, for the 360-day refund window (the Order has no paid_at; see orders-repo), and since when
+  // an operation may have reached the platform without an answer: the platform forgets an idempotency key after 24 h
+  // (seed 8), so past that a re-send is no longer exactly-once and a manager must decide (see outbox).
+  `ALTER TABLE orders ADD COLUMN paid_at TEXT;
+   ALTER TABLE operations ADD COLUMN uncertain_since INTEGER;
+   CREATE INDEX operations_kind ON operations (kind, state);`,
 ];
 
 export class KioskStoreError extends Error {}

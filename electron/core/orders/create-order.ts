@@ -1,0 +1,50 @@
+import type { OrdersPort } from '../ports.ts';
+import type { Operation, OperationsRepo } from '../store/operations-repo.ts';
+import { classifySendError } from '../outbox/outbox.ts';
+import { createOrderRequestSchema, type CreateOrderRequest, type Order } from '../../../shared/schemas/order.ts';
+
+export type CreateOperation = Extract<Operation, { kind: 'create' }>;
+
+/**
+ * Where a created order is stored: OrdersRepo, or an adapter that routes it through the OrderTracker so the screen
+ * hears of it (its apply has the same "store only if newer" meaning). Returns whether it stored.
+ */
+export interface CreatedOrderSink {
+  saveIfNewer(order: Order, version: number | null): boolean;
+}
+
+/**
+ * Creates one order exactly once (failure mode 1: "a retry after a timeout creates a second order"): the operation and
+ * its idempotency key are recorded before the first send (style guide 9), then sent.
+ * Success: the order is stored and the operation done; resolves with the order.
+ * A definitive refusal (4xx): the operation is failed with the platform's code; rejects with that PlatformError.
+ * No answer (network error, 429, 5xx, a lost session): the operation stays pending (ops.pendingCreates()), and
+ * sendCreate — by the caller's "try again", or by crash recovery at the next start — sends it with the SAME key, which
+ * yields the same order, never a second one; rejects with the PlatformError.
+ * Throws KioskStoreError (before sending anything) for a request that does not pass the shared schema.
+ */
+export async function createOrderOnce(ops: OperationsRepo, orders: OrdersPort, repo: CreatedOrderSink, request: CreateOrderRequest): Promise<Order> {
+  const body = createOrderRequestSchema.parse(request);
+  const operation = ops.record('create', null, body, body.total_amount);
+  return sendCreate(ops, orders, repo, operation);
+}
+
+/** Sends a recorded create (again) with its stored key and stored request; outcomes as createOrderOnce. */
+export async function sendCreate(ops: OperationsRepo, orders: OrdersPort, repo: CreatedOrderSink, operation: CreateOperation): Promise<Order> {
+  const before = operation.uncertainSince;
+  const sending = ops.markSending(operation.id) as CreateOperation;
+  let order: Order;
+  try {
+    order = await orders.create(sending.request, { idempotencyKey: sending.key });
+  } catch (error) {
+    const outcome = classifySendError(error);
+    if (outcome.kind === 'failed') ops.markFailed(sending.id, outcome.error, outcome.certainlyNotApplied ? null : sending.uncertainSince);
+    else ops.markQueued(sending.id, outcome.error, null, outcome.certainlyNotApplied ? before : sending.uncertainSince);
+    throw error;
+  }
+  // The order first: if the process dies between the two, the create is re-sent and replays the same order. A replay
+  // answers with the first response, perhaps older than what is stored: saveIfNewer keeps the newer state.
+  repo.saveIfNewer(order, null);
+  ops.markDone(sending.id, { order_id: order.id }, order.id);
+  return order;
+}

@@ -1,0 +1,99 @@
+import type { Clock, Logger, OrdersPort } from './ports.ts';
+import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
+import type { OperationsRepo } from './store/operations-repo.ts';
+import type { OrdersRepo } from './store/orders-repo.ts';
+import { sendCreate } from './orders/create-order.ts';
+import type { Order } from '../../shared/schemas/order.ts';
+
+export interface RecoveryOptions {
+  ops: OperationsRepo;
+  ordersRepo: OrdersRepo;
+  orders: OrdersPort;
+  clock: Clock;
+  /** An order recovery learned a newer state of (stored already), e.g. for the tracker and the UI. */
+  onOrder?: (order: Order) => void;
+  logger?: Logger;
+  /**
+   * A create recorded longer ago than this is not sent again: the sale was abandoned, and an order made now could be
+   * paid by the next customer at a static QR. If an earlier attempt reached the platform, that order expires on its
+   * own. Default 10 minutes.
+   */
+  maxCreateAgeMs?: number;
+}
+
+export interface RecoveryReport {
+  /** Creates that were pending, and what became of each. */
+  creates: Array<{ operationId: string; outcome: 'created' | 'failed' | 'pending' | 'abandoned'; orderId: string | null; error: string | null }>;
+  /** Non-final orders asked for by GET, and how many of them had changed. */
+  reconciled: { checked: number; changed: number };
+  /** The platform could not be reached: what is left stays pending for the next run (the outbox and the tracker go on). */
+  unreachable: boolean;
+}
+
+/**
+ * Crash recovery at start (issue 4): creates that were in flight (key stored, no answer) are sent again with their
+ * stored keys, so each yields the order it made if it made one, never a second; then every non-final order is
+ * reconciled by GET. Refunds and cancels cut by a crash are the outbox's (Outbox.start re-sends them with their keys).
+ * Never throws for platform trouble: it reports, and leaves what it could not finish pending.
+ */
+export async function recover(options: RecoveryOptions): Promise<RecoveryReport> {
+  const { ops, ordersRepo, orders, clock, logger } = options;
+  const maxAge = options.maxCreateAgeMs ?? 10 * 60_000;
+  const report: RecoveryReport = { creates: [], reconciled: { checked: 0, changed: 0 }, unreachable: false };
+  const emit = (order: Order) => {
+    try {
+      options.onOrder?.(order);
+    } catch (error) {
+      logger?.error('recovery: order listener threw', { error: String(error) });
+    }
+  };
+
+  for (const operation of ops.pendingCreates()) {
+    if (clock.now() - operation.createdAt > maxAge) {
+      ops.markFailed(operation.id, {
+        code: 'create_abandoned',
+        message: 'This sale was interrupted too long ago to be sent again; charge it again if it is still open.',
+      }, operation.uncertainSince);
+      report.creates.push({ operationId: operation.id, outcome: 'abandoned', orderId: null, error: 'create_abandoned' });
+      continue;
+    }
+    if (report.unreachable) {
+      report.creates.push({ operationId: operation.id, outcome: 'pending', orderId: null, error: null });
+      continue;
+    }
+    try {
+      const order = await sendCreate(ops, orders, ordersRepo, operation);
+      emit(order);
+      report.creates.push({ operationId: operation.id, outcome: 'created', orderId: order.id, error: null });
+    } catch (error) {
+      const failed = ops.get(operation.id)?.state === 'failed';
+      report.creates.push({ operationId: operation.id, outcome: failed ? 'failed' : 'pending', orderId: null, error: describe(error) });
+      if (!failed && isUnreachable(error)) report.unreachable = true;
+    }
+  }
+
+  // Recovered creates too: a replayed create answers with its first response, which may be older than the order now.
+  for (const stored of ordersRepo.nonFinal()) {
+    if (report.unreachable) break;
+    report.reconciled.checked += 1;
+    try {
+      const order = await orders.get(stored.order.id);
+      if (ordersRepo.saveIfNewer(order, null)) {
+        report.reconciled.changed += 1;
+        emit(order);
+      }
+    } catch (error) {
+      if (isUnreachable(error)) report.unreachable = true;
+      else logger?.warn('recovery: order not reconciled', { order: stored.order.id, error: describe(error) });
+    }
+  }
+  return report;
+}
+
+function isUnreachable(error: unknown): boolean {
+  return error instanceof PlatformNetworkError || (error instanceof PlatformError && error.retryable);
+}
+
+function describe(error: unknown): string {
+  return error instanceof PlatformError ? error.code : error instanceof Error ? error.message : String(error);
+}

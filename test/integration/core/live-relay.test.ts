@@ -1,0 +1,257 @@
+// issue 4 "Live status" over the real relay and the real sandbox (ports 0, real SSE): a paid order reaches the tracker
+// through the relay, the cursor survives a stop/start without a gap or a duplicate, and a pruned history opens with
+// `reset`, which reconciles every non-final order by GET.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildRelay, type Relay } from '../../../relay/app.ts';
+import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { MemoryTrackedOrderStore, OrderTracker, isNonFinal } from '../../../electron/core/live/order-tracker.ts';
+import { RelaySubscriber, type RelayEvent, type RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';
+import { OrderPoller } from '../../../electron/core/live/order-poller.ts';
+import { PlatformNetworkError, platformErrorFrom } from '../../../electron/core/platform/errors.ts';
+import type { OrdersPort } from '../../../electron/core/ports.ts';
+import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
+
+const KEY = 'kiosk-key-live-relay-test-000001';
+const RETENTION_MS = 60_000;
+
+let h: Harness;
+let seller: SellerWithToken;
+let relay: Relay;
+let relayUrl: string;
+let dir: string;
+/** The relay's clock runs ahead of the sandbox's by this much: how the reset test moves it past the retention. */
+let relayAheadMs = 0;
+const running: RelaySubscriber[] = [];
+
+before(async () => {
+  h = await startSandbox({ sweepIntervalMs: 50 });
+  seller = await h.seller('AR', ['POS001']);
+  // The secret is only known once notifications are configured: learn it with a placeholder URL first.
+  const placeholder = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
+  assert.equal(placeholder.status, 200, placeholder.text);
+  dir = mkdtempSync(join(tmpdir(), 'live-relay-'));
+  relay = await buildRelay({
+    platformUrl: h.url,
+    webhookSecrets: [placeholder.body.webhook_secret],
+    kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
+    dataFile: join(dir, 'relay.db'),
+    // The signature's ts comes from the sandbox clock; the relay shares it (plus an offset within the 300 s tolerance).
+    clock: { now: () => h.sandbox.clock.now() + relayAheadMs },
+    retentionMs: RETENTION_MS,
+    // A short retry hint keeps reconnects quick in tests (the subscriber honours it as its minimum).
+    stream: { retryMs: 20 },
+  });
+  relayUrl = await relay.listen(0);
+  const configured = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${relayUrl}/notifications/webhook` } });
+  assert.equal(configured.status, 200, configured.text);
+});
+
+after(async () => {
+  for (const s of running) await s.stop();
+  await h.close();
+  await relay.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The kiosk's OrdersPort, reduced to a plain fetch GET against the sandbox (the real client has its own tests). */
+function sandboxOrders(): OrdersPort & { gets: string[] } {
+  const gets: string[] = [];
+  const notUsed = () => Promise.reject(new Error('not used by live status'));
+  return {
+    gets,
+    async get(id: string): Promise<Order> {
+      gets.push(id);
+      let response: Response;
+      try {
+        response = await fetch(`${h.url}/v1/orders/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${seller.token}` } });
+      } catch (error) {
+        throw new PlatformNetworkError(String((error as { cause?: { code?: string } }).cause?.code ?? 'fetch_failed'));
+      }
+      const body: unknown = await response.json().catch(() => null);
+      if (!response.ok) throw platformErrorFrom(response.status, body);
+      return orderSchema.parse(body);
+    },
+    create: notUsed,
+    cancel: notUsed,
+    refund: notUsed,
+  };
+}
+
+function memoryCursor(initial: string | null = null) {
+  let value = initial;
+  return { get: () => value, set: (id: string) => void (value = id) };
+}
+
+/** A kiosk as issue 4 wires it: one store and tracker; what the kiosk created is stored at once. */
+function kiosk() {
+  const store = new MemoryTrackedOrderStore();
+  const changes: Array<{ id: string; status: string }> = [];
+  const tracker = new OrderTracker(store, (o) => changes.push({ id: o.id, status: o.status }));
+  return { store, changes, tracker };
+}
+
+function subscribe(options: {
+  cursor: { get(): string | null; set(id: string): void };
+  onEvent(event: RelayEvent): Promise<void> | void;
+  onReset?(): Promise<void> | void;
+}): { subscriber: RelaySubscriber; statuses: RelayStatus[] } {
+  const statuses: RelayStatus[] = [];
+  const subscriber = new RelaySubscriber({
+    url: relayUrl,
+    key: KEY,
+    cursor: options.cursor,
+    clock: { now: () => Date.now() },
+    random: Math.random,
+    backoff: { baseMs: 20, maxMs: 200 },
+    onEvent: options.onEvent,
+    onReset: options.onReset ?? (() => assert.fail('no reset expected')),
+    onStatus: (s) => statuses.push(s),
+  });
+  running.push(subscriber);
+  subscriber.start();
+  return { subscriber, statuses };
+}
+
+async function createOrder(tracker: OrderTracker): Promise<Order> {
+  const reply = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody() });
+  assert.equal(reply.status, 201, reply.text);
+  const order = orderSchema.parse(reply.body);
+  tracker.apply({ order, version: null, source: 'create' });
+  return order;
+}
+
+async function pay(orderId: string): Promise<void> {
+  // The customer takes a few seconds to scan and pay: the change gets its own last_updated_date.
+  h.clock.advance(5000);
+  const reply = await h.request('POST', `/sandbox/orders/${orderId}/pay`, { body: { outcome: 'approved' } });
+  assert.equal(reply.status, 200, reply.text);
+}
+
+async function waitFor(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Both webhooks of an order (created, processed) acknowledged by the relay. */
+async function delivered(orderId: string, count: number): Promise<void> {
+  await waitFor(async () => {
+    const deliveries = await h.request('GET', `/sandbox/deliveries?data_id=${orderId}&kind=webhook`);
+    return deliveries.body.deliveries.filter((d: { status: number | null }) => d.status === 200).length >= count;
+  }, `${count} webhooks for ${orderId} acknowledged by the relay`);
+}
+
+test('relay live: an order paid in the sandbox reaches the tracker as processed via the relay; then stop/start resumes from the cursor', async () => {
+  const { store, changes, tracker } = kiosk();
+  const cursor = memoryCursor();
+  const received: RelayEvent[] = [];
+  const first = subscribe({
+    cursor,
+    onEvent(event) {
+      received.push(event);
+      tracker.applyWebhook(event.data);
+    },
+  });
+  await waitFor(() => first.subscriber.status === 'live', 'the stream to go live');
+  const order = await createOrder(tracker);
+  await pay(order.id);
+  await waitFor(() => store.load(order.id)?.order.status === 'processed', 'processed via the relay');
+  const saved = store.load(order.id);
+  assert.equal(saved?.version, 2, 'the version of order.processed: only a relay event carries one');
+  assert.equal(saved?.order.transactions.payments[0]?.status, 'processed');
+  assert.equal(saved?.order.total_amount, order.total_amount, 'fields the webhook lacks are kept from the stored order');
+  assert.deepEqual(changes.filter((c) => c.id === order.id).map((c) => c.status), ['created', 'processed']);
+  await waitFor(async () => cursor.get() === (await relay.log.lastId()), 'the cursor to hold the last event id');
+  assert.equal(cursor.get(), received.at(-1)?.id);
+
+  // Stop; an order is created and paid while away; start again with the same cursor.
+  await first.subscriber.stop();
+  assert.equal(first.subscriber.status, 'offline');
+  const resumeFrom = cursor.get();
+  assert.ok(resumeFrom);
+  const away = await createOrder(tracker);
+  await pay(away.id);
+  await delivered(away.id, 2);
+  const seenBefore = received.length;
+  const second = subscribe({
+    cursor,
+    onEvent(event) {
+      received.push(event);
+      tracker.applyWebhook(event.data);
+    },
+  });
+  await waitFor(() => store.load(away.id)?.order.status === 'processed', 'the order paid while away');
+  await waitFor(async () => cursor.get() === (await relay.log.lastId()), 'the cursor to catch up');
+  await second.subscriber.stop();
+  const replayed = received.slice(seenBefore);
+  assert.deepEqual(
+    replayed.map((e) => [e.type, (e.data as { data: { id: string } }).data.id]),
+    [
+      ['order.created', away.id],
+      ['order.processed', away.id],
+    ],
+    'only what came after the cursor',
+  );
+  const ids = replayed.map((e) => BigInt(e.id));
+  assert.ok(ids.every((id) => id > BigInt(resumeFrom)), 'nothing at or before the cursor is replayed');
+  assert.ok(ids.every((id, i) => i === 0 || id > (ids[i - 1] as bigint)), 'in order, no duplicate');
+  assert.deepEqual(changes.filter((c) => c.id === away.id).map((c) => c.status), ['created', 'processed'], 'each change applied once');
+  assert.deepEqual(changes.filter((c) => c.id === order.id).map((c) => c.status), ['created', 'processed'], 'the first order untouched');
+  assert.ok(second.statuses.includes('live'));
+});
+
+test('reset: with its history pruned, the relay opens with reset and every non-final order is reconciled by GET', async () => {
+  const { store, tracker } = kiosk();
+  const orders = sandboxOrders();
+  const poller = new OrderPoller({
+    orders,
+    awaiting: () => [],
+    relayLive: () => true,
+    onOrder: (order, source) => void tracker.apply({ order, version: null, source }),
+  });
+  const nonFinal = () => store.all().filter((s) => isNonFinal(s.order)).map((s) => s.order.id);
+  const cursor = memoryCursor();
+  const first = subscribe({ cursor, onEvent: (event) => void tracker.applyWebhook(event.data) });
+  await waitFor(() => first.subscriber.status === 'live', 'the stream to go live');
+  const a = await createOrder(tracker);
+  await waitFor(() => cursor.get() !== null, 'a first event id');
+  await first.subscriber.stop();
+  const old = cursor.get() as string;
+
+  // While the kiosk is away: A is paid, B is created and paid, C is created and canceled (final: not reconciled).
+  const b = await createOrder(tracker);
+  const c = await createOrder(tracker);
+  await pay(a.id);
+  await pay(b.id);
+  const canceled = await h.request('POST', `/v1/orders/${c.id}/cancel`, { token: seller.token, key: newKey() });
+  assert.equal(canceled.status, 200, canceled.text);
+  tracker.apply({ order: orderSchema.parse(canceled.body), version: null, source: 'get' });
+  await delivered(b.id, 2);
+  // The relay's clock passes the retention; its hourly prune drops everything received before.
+  relayAheadMs += 2 * RETENTION_MS;
+  assert.ok((await relay.prune()) > 0, 'events were pruned');
+
+  let resets = 0;
+  const second = subscribe({
+    cursor,
+    onEvent: (event) => void tracker.applyWebhook(event.data),
+    async onReset() {
+      resets += 1;
+      const result = await poller.reconcile(nonFinal());
+      assert.deepEqual(result.failures, []);
+    },
+  });
+  await waitFor(() => resets === 1 && cursor.get() !== old, 'the reset to be handled');
+  await second.subscriber.stop();
+  assert.deepEqual([...orders.gets].sort(), [a.id, b.id].sort(), 'every non-final order, and only those, fetched once');
+  assert.equal(store.load(a.id)?.order.status, 'processed');
+  assert.equal(store.load(b.id)?.order.status, 'processed');
+  assert.equal(store.load(c.id)?.order.status, 'canceled');
+  assert.equal(cursor.get(), await relay.log.lastId(), 'the reset carries the current id: the cursor continues from there');
+});

@@ -1,0 +1,145 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SseParser, readSse, type SseItem } from '../../../../electron/core/live/sse-reader.ts';
+
+function parse(...chunks: string[]): SseItem[] {
+  const parser = new SseParser();
+  return chunks.flatMap((c) => parser.push(c));
+}
+
+/** Every way of cutting `text` in two: a parser must not care where the network split it. */
+function everySplit(text: string): SseItem[][] {
+  const results: SseItem[][] = [];
+  for (let i = 0; i <= text.length; i += 1) results.push(parse(text.slice(0, i), text.slice(i)));
+  return results;
+}
+
+test('an event with id, event and data is dispatched at the blank line', () => {
+  assert.deepEqual(parse('id: 42\nevent: order.processed\ndata: {"a":1}\n\n'), [{ kind: 'event', id: '42', type: 'order.processed', data: '{"a":1}' }]);
+});
+
+test('nothing is dispatched before the blank line, and a block cut off by the end of the stream is dropped', () => {
+  const parser = new SseParser();
+  assert.deepEqual(parser.push('id: 1\ndata: x\n'), []);
+  assert.deepEqual(parser.push('data: y'), []);
+  assert.deepEqual(parser.push('\n\n'), [{ kind: 'event', id: '1', type: 'message', data: 'x\ny' }]);
+});
+
+test('multi-line data is joined with LF, and an empty data line adds an empty line', () => {
+  assert.deepEqual(parse('data: one\ndata:two\ndata\ndata:  three\n\n'), [{ kind: 'event', id: '', type: 'message', data: 'one\ntwo\n\n three' }]);
+});
+
+test('CRLF, CR and LF all end lines, mixed in one stream', () => {
+  const expected = [
+    { kind: 'event', id: '1', type: 'a', data: 'x' },
+    { kind: 'event', id: '2', type: 'b', data: 'y' },
+    { kind: 'event', id: '3', type: 'c', data: 'z' },
+  ];
+  assert.deepEqual(parse('id: 1\r\nevent: a\r\ndata: x\r\n\r\nid: 2\revent: b\rdata: y\r\rid: 3\nevent: c\ndata: z\n\n'), expected);
+});
+
+test('a CRLF split between two chunks is one line break, not two (which would dispatch early)', () => {
+  assert.deepEqual(parse('data: a\r', '\ndata: b\r\n\r\n'), [{ kind: 'event', id: '', type: 'message', data: 'a\nb' }]);
+  // A lone CR at a chunk's end followed by another CR is a blank line.
+  assert.deepEqual(parse('data: a\r', '\r'), [{ kind: 'event', id: '', type: 'message', data: 'a' }]);
+});
+
+test('the result does not depend on where the stream was split', () => {
+  const text = '\uFEFFretry: 3000\r\n\r\n: hi\r\nid: 7\r\nevent: reset\r\ndata: {"reason":"history_pruned"}\r\n\r\ndata: x\rdata: y\r\r';
+  const whole = parse(text);
+  assert.equal(whole.length, 4);
+  for (const split of everySplit(text)) assert.deepEqual(split, whole);
+});
+
+test('comments are reported and never dispatch or change the event', () => {
+  assert.deepEqual(parse(': heartbeat\n\n:no space\ndata: x\n: in the middle\n\n'), [
+    { kind: 'comment', text: 'heartbeat' },
+    { kind: 'comment', text: 'no space' },
+    { kind: 'comment', text: 'in the middle' },
+    { kind: 'event', id: '', type: 'message', data: 'x' },
+  ]);
+});
+
+test('retry takes ASCII digits only; anything else is ignored', () => {
+  assert.deepEqual(parse('retry: 3000\nretry: 2.5\nretry: -1\nretry: 10s\nretry:\nretry: 0\n\n'), [
+    { kind: 'retry', ms: 3000 },
+    { kind: 'retry', ms: 0 },
+  ]);
+});
+
+test('an id without data dispatches no event but moves the last event id', () => {
+  const parser = new SseParser();
+  assert.deepEqual(parser.push('id: 9\n\n'), [{ kind: 'id', id: '9' }]);
+  assert.equal(parser.lastEventId, '9');
+  // The id persists: the next event without its own id carries it.
+  assert.deepEqual(parser.push('data: x\n\n'), [{ kind: 'event', id: '9', type: 'message', data: 'x' }]);
+  // The same id again is not news.
+  assert.deepEqual(parser.push('id: 9\n\n'), []);
+});
+
+test('an empty id resets the last event id; an id containing NULL is ignored', () => {
+  assert.deepEqual(parse('id: 5\ndata: a\n\nid\ndata: b\n\nid: 6\u00007\ndata: c\n\n'), [
+    { kind: 'event', id: '5', type: 'message', data: 'a' },
+    { kind: 'event', id: '', type: 'message', data: 'b' },
+    { kind: 'event', id: '', type: 'message', data: 'c' },
+  ]);
+});
+
+test('the event type does not leak into the next event, even when a block had no data', () => {
+  assert.deepEqual(parse('event: reset\n\ndata: x\n\nevent: a\ndata: y\n\ndata: z\n\n'), [
+    { kind: 'event', id: '', type: 'message', data: 'x' },
+    { kind: 'event', id: '', type: 'a', data: 'y' },
+    { kind: 'event', id: '', type: 'message', data: 'z' },
+  ]);
+});
+
+test('field names are case-sensitive, unknown fields are ignored, and only one space after the colon is removed', () => {
+  assert.deepEqual(parse('Data: no\nfoo: bar\nevent:  spaced\ndata:  two spaces\n\n'), [{ kind: 'event', id: '', type: ' spaced', data: ' two spaces' }]);
+});
+
+test('one leading byte order mark is stripped; a second one, or one later on, is data', () => {
+  assert.deepEqual(parse('\uFEFFdata: a\n\n'), [{ kind: 'event', id: '', type: 'message', data: 'a' }]);
+  // With a BOM kept, the first field would be "\uFEFF\uFEFFdata", unknown: no event at all.
+  assert.deepEqual(parse('\uFEFF\uFEFFdata: a\n\n'), []);
+  assert.deepEqual(parse('data: a\n\n', '\uFEFFdata: b\n\n'), [{ kind: 'event', id: '', type: 'message', data: 'a' }]);
+});
+
+test('readSse decodes UTF-8 split inside a character and reports every chunk to onBytes', async () => {
+  const bytes = new TextEncoder().encode('\uFEFFid: 1\ndata: pagó ✓\n\n: heartbeat\n\n');
+  const chunks = [bytes.slice(0, 3), bytes.slice(3, 19), bytes.slice(19, 21), bytes.slice(21)];
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const c of chunks) controller.enqueue(c);
+      controller.close();
+    },
+  });
+  const seen: number[] = [];
+  const items: SseItem[] = [];
+  for await (const item of readSse(body, (n) => seen.push(n))) items.push(item);
+  assert.deepEqual(items, [
+    { kind: 'event', id: '1', type: 'message', data: 'pagó ✓' },
+    { kind: 'comment', text: 'heartbeat' },
+  ]);
+  assert.deepEqual(seen, chunks.map((c) => c.byteLength));
+});
+
+test('readSse rejects with the stream error, after yielding what came before it', async () => {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+  });
+  controller.enqueue(new TextEncoder().encode('data: a\n\n'));
+  const items: SseItem[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const item of readSse(body)) {
+        items.push(item);
+        controller.error(new Error('connection reset'));
+      }
+    })(),
+    /connection reset/,
+  );
+  assert.deepEqual(items, [{ kind: 'event', id: '', type: 'message', data: 'a' }]);
+});
