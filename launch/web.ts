@@ -40,6 +40,12 @@ const core = await createKioskCore({
   vaultWarning: warning,
   training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
   logger,
+  // issue 4: the authorization_code flow opens the platform's page in the system browser.
+  openBrowser: async (url) => {
+    const opener = ['/usr/bin/xdg-open', '/usr/bin/chromium'].find((path) => existsSync(path));
+    if (!opener) throw new Error('no system browser found to open the authorization page');
+    spawn(opener, [url], { stdio: 'ignore', detached: true }).unref();
+  },
 });
 await core.start();
 const staticDir = join(import.meta.dirname, '..', 'renderer', 'dist');
