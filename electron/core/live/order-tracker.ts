@@ -2,33 +2,8 @@ import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
 import { orderWebhookSchema, type OrderWebhook } from '../../../shared/schemas/notification.ts';
 import type { OrderUpdate } from '../ports.ts';
 
-/** An order state with the webhook version it is known to be at (null when it came from a GET, a create or a poll). */
-export interface VersionedOrder {
-  order: Pick<Order, 'last_updated_date'>;
-  version: number | null;
-}
-
-/**
- * issue 4: "Apply an update only if it is newer (version, then last_updated_date), so duplicate and out-of-order events
- * are harmless". With a version on both sides the version decides; otherwise last_updated_date does. Equal is not
- * newer: a duplicate never applies twice.
- *
- * One guard on top (a decision): an update whose last_updated_date is older than the stored one is never newer, even
- * with a higher version. A GET carries no version, so after a poll applied a later state the stored version lags behind
- * (it is kept, see OrderTracker.apply); the relay then replays the webhooks missed meanwhile, and without the guard the
- * replayed `order.processed` (version 2) would briefly overwrite the `refunded` state the poll had already shown.
- */
-export function isNewer(incoming: VersionedOrder, stored: VersionedOrder): boolean {
-  const incomingAt = Date.parse(incoming.order.last_updated_date);
-  const storedAt = Date.parse(stored.order.last_updated_date);
-  if (incoming.version !== null && stored.version !== null) {
-    if (incoming.version <= stored.version) return false;
-    return !(incomingAt < storedAt);
-  }
-  // An unreadable timestamp cannot prove anything newer (orderSchema makes this unreachable for parsed orders).
-  if (Number.isNaN(incomingAt) || Number.isNaN(storedAt)) return false;
-  return incomingAt > storedAt;
-}
+export { isNewer, type VersionedOrder } from '../order-freshness.ts';
+import { isNewer } from '../order-freshness.ts';
 
 /** Where the tracker keeps the last known state of each order (the kiosk's SQLite orders table; memory in tests). */
 export interface TrackedOrderStore {

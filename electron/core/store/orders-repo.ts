@@ -1,3 +1,4 @@
+import { isNewer as isNewerUpdate } from '../order-freshness.ts';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
@@ -228,19 +229,7 @@ function moneyFields(order: Order): Array<[string, string]> {
   return fields;
 }
 
-const STATUS_RANK: Record<Order['status'], number> = { created: 0, processed: 1, canceled: 2, expired: 2, refunded: 3 };
-
-/** How far an order has moved: orders only move forward (seed 3.1), so this breaks ties between same-dated states. */
-function progress(order: Order): number[] {
-  const refunds = order.transactions.refunds ?? [];
-  return [STATUS_RANK[order.status], refunds.length, refunds.filter((r) => r.status !== 'processing').length];
-}
-
+/** The store's freshness test is the tracker's: one rule (electron/core/order-freshness.ts). */
 export function isNewer(candidate: Order, version: number | null, stored: StoredOrder): boolean {
-  if (version !== null && stored.version !== null && version !== stored.version) return version > stored.version;
-  if (candidate.last_updated_date !== stored.order.last_updated_date) return candidate.last_updated_date > stored.order.last_updated_date;
-  const a = progress(candidate);
-  const b = progress(stored.order);
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return (a[i] as number) > (b[i] as number);
-  return false;
+  return isNewerUpdate({ order: candidate, version }, { order: stored.order, version: stored.version });
 }

@@ -76,7 +76,7 @@ function tracked() {
 }
 
 test('isNewer: versions decide when both sides have one; equal is not newer', () => {
-  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second) }, version });
+  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second), status: 'created' as const, transactions: { payments: [] } }, version });
   assert.equal(isNewer(v(3, 5), v(2, 5)), true);
   assert.equal(isNewer(v(2, 5), v(3, 5)), false);
   assert.equal(isNewer(v(3, 5), v(3, 5)), false);
@@ -85,7 +85,7 @@ test('isNewer: versions decide when both sides have one; equal is not newer', ()
 });
 
 test('isNewer: without a version on one side, last_updated_date decides; equal is not newer', () => {
-  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second) }, version });
+  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second), status: 'created' as const, transactions: { payments: [] } }, version });
   assert.equal(isNewer(v(null, 6), v(2, 5)), true);
   assert.equal(isNewer(v(null, 5), v(2, 5)), false);
   assert.equal(isNewer(v(null, 4), v(2, 5)), false);
@@ -95,8 +95,19 @@ test('isNewer: without a version on one side, last_updated_date decides; equal i
   assert.equal(isNewer(v(null, 5), v(null, 5)), false);
 });
 
+test('isNewer: on the same instant with no versions to compare, the state further along wins (orders only move forward)', () => {
+  const state = (status: Order['status'], refunds: Array<'processing' | 'processed'>) => ({
+    order: { last_updated_date: at(5), status, transactions: { payments: [], refunds: refunds.map((r, i) => ({ id: `R${i}`, transaction_id: 'P', amount: '1.00', status: r })) } },
+    version: null,
+  });
+  assert.equal(isNewer(state('processed', []), state('created', [])), true);
+  assert.equal(isNewer(state('created', []), state('processed', [])), false);
+  assert.equal(isNewer(state('refunded', ['processed']), state('refunded', ['processing'])), true);
+  assert.equal(isNewer(state('refunded', ['processing']), state('refunded', ['processing'])), false);
+});
+
 test('isNewer: a higher version older than what is stored does not win (a poll already showed a later state)', () => {
-  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second) }, version });
+  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second), status: 'created' as const, transactions: { payments: [] } }, version });
   assert.equal(isNewer(v(2, 5), v(1, 30)), false);
 });
 
