@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { buildSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/app.ts';
 import { ManualClock } from '../../sandbox/clock.ts';
 import type { Seller } from '../../shared/schemas/sandbox-control.ts';
@@ -92,4 +93,27 @@ export function orderBody(overrides: Record<string, unknown> = {}, amount = '100
     transactions: { payments: [{ amount }] },
     ...overrides,
   };
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON fields
+
+/** POST /v1/orders as `owner` with orderBody(overrides, amount) and a fresh idempotency key; asserts 201, returns the order. */
+export async function placeOrder(h: Harness, owner: SellerWithToken, overrides: Record<string, unknown> = {}, amount = '100.00'): Promise<Json> {
+  const reply = await h.request('POST', '/v1/orders', { token: owner.token, key: newKey(), body: orderBody(overrides, amount) });
+  assert.equal(reply.status, 201, reply.text);
+  return reply.body;
+}
+
+/** GET /v1/orders/{id} with `token`; asserts 200, returns the order. */
+export async function readOrder(h: Harness, id: string, token: string): Promise<Json> {
+  const reply = await h.request('GET', `/v1/orders/${id}`, { token });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.body;
+}
+
+/** Moves the sandbox clock `seconds` forward (POST /sandbox/clock); asserts 200, returns the new time. */
+export async function advanceClock(h: Harness, seconds: number): Promise<string> {
+  const reply = await h.request('POST', '/sandbox/clock', { body: { advance_seconds: seconds } });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.body.now;
 }

@@ -2,42 +2,34 @@
 // never a crash; plus health (GET /healthz) and Prometheus text (GET /metrics) with every counter of relay/metrics.ts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { signatureHeader } from '../../../relay/signature.ts';
 import { connectSse, type SseMessage } from '../../support/sse-client.ts';
+import { metricValue, startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
+import { postWebhook } from '../../support/relay-webhooks.ts';
 
 const SECRET = 'bad-input-secret-0123456789abcdef';
 const SELLER = '30303030';
 const KEY = 'kiosk-key-bad-input-000000000001';
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 
-let dir: string;
-let relay: Relay;
+let relay: TempRelay;
 let url: string;
 /** Every status the relay answered in this file: none may be a 5xx. */
 const statuses: number[] = [];
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'relay-bad-input-'));
-  relay = await buildRelay({
+  relay = await startTempRelay('relay-bad-input-', {
     platformUrl: 'http://127.0.0.1:9',
     webhookSecrets: [SECRET],
     kioskKeys: [{ key: KEY, userId: SELLER, posIds: null }],
-    dataFile: join(dir, 'relay.db'),
     clock: { now: () => T0 },
   });
-  url = await relay.listen(0);
+  url = relay.url;
 });
-after(async () => {
-  await relay.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => relay.close());
 
 let orders = 0;
 function newOrderId(): string {
@@ -51,12 +43,7 @@ function notification(orderId: string): string {
 
 /** POSTs `body` to the webhook route, validly signed for `orderId` unless headers say otherwise. */
 async function post(orderId: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const requestId = randomUUID();
-  const response = await fetch(`${url}/notifications/webhook?data.id=${orderId}&type=order`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(SECRET, orderId, requestId, T0 / 1000), ...headers },
-    body,
-  });
+  const response = await postWebhook(url, { secret: SECRET, dataId: orderId, tsSeconds: T0 / 1000, body, headers });
   statuses.push(response.status);
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text) as Record<string, unknown> };
@@ -86,9 +73,7 @@ async function metricsText(): Promise<string> {
 }
 
 async function metric(name: string, labels = ''): Promise<number> {
-  const prefix = labels ? `${name}{${labels}} ` : `${name} `;
-  const line = (await metricsText()).split('\n').find((l) => l.startsWith(prefix));
-  return line === undefined ? 0 : Number(line.slice(prefix.length));
+  return metricValue(await metricsText(), name, labels);
 }
 
 test('issue 3: a validly signed body that is not JSON is 400 invalid_json and nothing is stored', async () => {

@@ -3,14 +3,14 @@
 // exit code 2 with one clear line for bad settings, and never a secret or a kiosk key in the output.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signatureHeader } from '../../../relay/signature.ts';
 import { connectSse, type SseConnection } from '../../support/sse-client.ts';
+import { killRelays, listeningUrl, spawnRelay, waitForExit, type RelayChild } from '../../support/relay-process.ts';
+import { postWebhook } from '../../support/relay-webhooks.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PLATFORM = 'http://127.0.0.1:9';
 const SELLER = '5001';
 const FLAG_SECRET = 'flag-secret-aaaaaaaaaaaaaaaaaaaa';
@@ -27,33 +27,17 @@ const clients = new Set<SseConnection>();
 /** Every byte any relay printed in this file, checked for secrets at the end. */
 const printed: string[] = [];
 
-/** The test runner's own RELAY_* variables must not leak into the relays under test. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('RELAY_'))), ...extra };
-}
-
-function spawnRelay(args: string[], env: Record<string, string>): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'relay/main.ts', ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      printed.push(stdout, stderr);
-      resolve(code);
-    }),
-  );
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+/** Spawns the relay, recording everything it prints for the check at the end of the file. */
+function spawnRecorded(args: string[], env: Record<string, string>): RelayChild {
+  const run = spawnRelay(args, { env, children });
+  void run.exited.then(() => printed.push(run.stdout(), run.stderr()));
+  return run;
 }
 
 /** Runs the relay expecting it to exit on its own (bounded: a relay that hangs fails the test instead). */
 async function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = spawnRelay(args, env);
-  const timer = setTimeout(() => run.child.kill('SIGKILL'), 60_000);
-  const code = await run.exited;
-  clearTimeout(timer);
+  const run = spawnRecorded(args, env);
+  const { code } = await waitForExit(run, 60_000);
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
@@ -63,40 +47,22 @@ interface Running {
 }
 
 async function startRelay(args: string[], env: Record<string, string> = {}): Promise<Running> {
-  const run = spawnRelay(args, env);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed within 30 s; stderr: ${run.stderr()}`)), 30_000);
-    run.child.stdout?.on('data', () => {
-      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(run.stdout());
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    void run.exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the relay exited with ${code} before listening; stderr: ${run.stderr()}`));
-    });
-  });
+  const run = spawnRecorded(args, env);
+  const url = await listeningUrl(run);
   return {
     url,
     async stop() {
       run.child.kill('SIGTERM');
-      const code = await run.exited;
+      const { code } = await run.exited;
       return { code, output: run.stdout() + run.stderr() };
     },
   };
 }
 
-async function postWebhook(url: string, secret: string, order: string): Promise<number> {
-  const requestId = `req-${order}-${secret.slice(0, 4)}`;
-  const ts = Math.floor(Date.now() / 1000);
+/** Posts an order.processed for `order` signed with `secret`; returns the status. */
+async function webhookStatus(url: string, secret: string, order: string): Promise<number> {
   const body = { action: 'order.processed', type: 'order', user_id: SELLER, data: { id: order, status: 'processed', version: 1, config: { qr: { external_pos_id: 'POS1' } } } };
-  const response = await fetch(`${url}/notifications/webhook?data.id=${order}&type=order`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(secret, order, requestId, ts) },
-    body: JSON.stringify(body),
-  });
+  const response = await postWebhook(url, { secret, dataId: order, requestId: `req-${order}-${secret.slice(0, 4)}`, body: JSON.stringify(body) });
   await response.arrayBuffer();
   return response.status;
 }
@@ -128,8 +94,7 @@ describe('relay command line, config file and environment', () => {
 
   after(async () => {
     for (const client of clients) client.close();
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all([...children].map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+    await killRelays(children);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -184,8 +149,8 @@ describe('relay command line, config file and environment', () => {
     const file = join(dir, 'relay.json');
     writeFileSync(file, JSON.stringify({ port: 0, host: '127.0.0.1', platformUrl: PLATFORM, webhookSecrets: [FILE_SECRET], kioskKeys: [`${FILE_KEY}=${SELLER}:POS1`], data, retentionDays: 3 }));
     const relay = await startRelay(['--config', file]);
-    assert.equal(await postWebhook(relay.url, FILE_SECRET, 'ORDFILE1'), 200);
-    assert.equal(await postWebhook(relay.url, FLAG_SECRET, 'ORDFILE2'), 401, 'only the secret from the file is configured');
+    assert.equal(await webhookStatus(relay.url, FILE_SECRET, 'ORDFILE1'), 200);
+    assert.equal(await webhookStatus(relay.url, FLAG_SECRET, 'ORDFILE2'), 401, 'only the secret from the file is configured');
     assert.deepEqual(await ordersSeen(relay.url, FILE_KEY, 1), ['ORDFILE1']);
     assert.ok(existsSync(data), 'the log lives in the data file the config names');
     const { code } = await relay.stop();
@@ -200,8 +165,8 @@ describe('relay command line, config file and environment', () => {
       RELAY_KIOSK_KEYS: `${ENV_KEY}=${SELLER} ${FILE_KEY}=9999`,
       RELAY_DATA: join(dir, 'from-env.sqlite'),
     });
-    assert.equal(await postWebhook(relay.url, ENV_SECRET, 'ORDENV1'), 200);
-    assert.equal(await postWebhook(relay.url, ENV_SECRET_2, 'ORDENV2'), 200, 'either secret verifies (rotation)');
+    assert.equal(await webhookStatus(relay.url, ENV_SECRET, 'ORDENV1'), 200);
+    assert.equal(await webhookStatus(relay.url, ENV_SECRET_2, 'ORDENV2'), 200, 'either secret verifies (rotation)');
     assert.deepEqual(await ordersSeen(relay.url, ENV_KEY, 2), ['ORDENV1', 'ORDENV2']);
     assert.ok(existsSync(join(dir, 'from-env.sqlite')));
     await relay.stop();
@@ -213,15 +178,15 @@ describe('relay command line, config file and environment', () => {
     const env = { RELAY_CONFIG: file, RELAY_WEBHOOK_SECRETS: ENV_SECRET };
 
     const envOverFile = await startRelay([], env);
-    assert.equal(await postWebhook(envOverFile.url, ENV_SECRET, 'ORDLAYER1'), 200, 'the environment secret is used');
-    assert.equal(await postWebhook(envOverFile.url, FILE_SECRET, 'ORDLAYER2'), 401, 'the file secret is replaced, not added');
+    assert.equal(await webhookStatus(envOverFile.url, ENV_SECRET, 'ORDLAYER1'), 200, 'the environment secret is used');
+    assert.equal(await webhookStatus(envOverFile.url, FILE_SECRET, 'ORDLAYER2'), 401, 'the file secret is replaced, not added');
     assert.equal(await sseStatus(envOverFile.url, FILE_KEY), 200, 'kiosk keys still come from the file');
     await envOverFile.stop();
 
     const flagsOverEnv = await startRelay(['--webhook-secret', FLAG_SECRET, '--kiosk-key', `${FLAG_KEY}=${SELLER}`], env);
-    assert.equal(await postWebhook(flagsOverEnv.url, FLAG_SECRET, 'ORDLAYER3'), 200, 'the flag secret is used');
-    assert.equal(await postWebhook(flagsOverEnv.url, ENV_SECRET, 'ORDLAYER4'), 401, 'the environment secret is replaced');
-    assert.equal(await postWebhook(flagsOverEnv.url, FILE_SECRET, 'ORDLAYER5'), 401);
+    assert.equal(await webhookStatus(flagsOverEnv.url, FLAG_SECRET, 'ORDLAYER3'), 200, 'the flag secret is used');
+    assert.equal(await webhookStatus(flagsOverEnv.url, ENV_SECRET, 'ORDLAYER4'), 401, 'the environment secret is replaced');
+    assert.equal(await webhookStatus(flagsOverEnv.url, FILE_SECRET, 'ORDLAYER5'), 401);
     assert.equal(await sseStatus(flagsOverEnv.url, FLAG_KEY), 200);
     assert.equal(await sseStatus(flagsOverEnv.url, FILE_KEY), 401, 'the file keys are replaced by the flag keys');
     await flagsOverEnv.stop();
@@ -241,8 +206,8 @@ describe('relay command line, config file and environment', () => {
       '--data',
       join(dir, 'quiet.sqlite'),
     ]);
-    assert.equal(await postWebhook(relay.url, FLAG_SECRET, 'ORDQUIET1'), 200);
-    assert.equal(await postWebhook(relay.url, FILE_SECRET, 'ORDQUIET2'), 401);
+    assert.equal(await webhookStatus(relay.url, FLAG_SECRET, 'ORDQUIET1'), 200);
+    assert.equal(await webhookStatus(relay.url, FILE_SECRET, 'ORDQUIET2'), 401);
     assert.equal(await sseStatus(relay.url, FLAG_KEY), 200);
     assert.equal(await sseStatus(relay.url, ENV_KEY), 401);
     const { code, output } = await relay.stop();

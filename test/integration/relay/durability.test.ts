@@ -3,54 +3,24 @@
 // dir, real HTTP on 127.0.0.1, a real SSE client.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signatureHeader } from '../../../relay/signature.ts';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
+import { killRelays, startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
+import { postWebhookAck, type Ack } from '../../support/relay-webhooks.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const SECRET = 'durability-secret-0123456789abcdef';
 const KEY = 'kiosk-durability-0123456789abcdef';
 const SELLER = '3001';
 const BURST = 200;
 
-interface RelayProcess {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output(): string;
-}
-
 const children = new Set<ChildProcess>();
 const clients = new Set<SseConnection>();
 
-/** Starts `npm run relay` as a child process and resolves with its base URL once it prints its listening line. */
-async function startRelay(args: string[]): Promise<RelayProcess> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('RELAY_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'relay/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the relay did not print its URL within 30 s; stderr: ${stderr}`)), 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`the relay exited (${code ?? signal}) before listening; stderr: ${stderr}`));
-    });
-  });
-  return { url, child, exited, output: () => stdout + stderr };
+function startRelay(args: string[]): Promise<RelayProcess> {
+  return startRelayProcess(args, { children });
 }
 
 async function sigkill(relay: RelayProcess): Promise<void> {
@@ -74,20 +44,9 @@ function notification(orderId: string, version: number, requestId: string) {
   };
 }
 
-interface Ack {
-  status: number;
-  body: { status?: string; id?: string; reason?: string; error?: string };
-}
-
 /** POSTs one notification signed as the platform signs it (platform-facts "Webhooks"); `rawBody` replaces the body. */
-async function postWebhook(url: string, orderId: string, version: number, requestId: string, rawBody?: string): Promise<Ack> {
-  const ts = Math.floor(Date.now() / 1000);
-  const response = await fetch(`${url}/notifications/webhook?data.id=${encodeURIComponent(orderId)}&type=order`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(SECRET, orderId, requestId, ts) },
-    body: rawBody ?? JSON.stringify(notification(orderId, version, requestId)),
-  });
-  return { status: response.status, body: (await response.json()) as Ack['body'] };
+function postWebhook(url: string, orderId: string, version: number, requestId: string, rawBody?: string): Promise<Ack> {
+  return postWebhookAck(url, { secret: SECRET, dataId: orderId, requestId, body: rawBody ?? JSON.stringify(notification(orderId, version, requestId)) });
 }
 
 function relayArgs(dataFile: string): string[] {
@@ -133,8 +92,7 @@ describe('relay durability: SIGKILL right after acknowledging, restart on the sa
 
   after(async () => {
     for (const client of clients) client.close();
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all([...children].map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+    await killRelays(children);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { placeOrder, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 
 const KEY_ALL = 'kiosk-key-e2e-seller-all-pos-0001';
 const KEY_POS1 = 'kiosk-key-e2e-seller-pos001-00002';
@@ -60,9 +60,7 @@ async function open(key: string, lastEventId: string | null = null): Promise<Sse
 }
 
 async function createOrder(pos = 'POS001'): Promise<string> {
-  const reply = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody({ config: { qr: { external_pos_id: pos, mode: 'dynamic' } } }) });
-  assert.equal(reply.status, 201, reply.text);
-  return reply.body.id as string;
+  return (await placeOrder(h, seller, { config: { qr: { external_pos_id: pos, mode: 'dynamic' } } })).id as string;
 }
 
 async function pay(orderId: string): Promise<void> {

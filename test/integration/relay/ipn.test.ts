@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { placeOrder, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
+import { fetchMetric } from '../../support/relay-harness.ts';
 
 const SECRET = 'ipn-relay-webhook-secret-01234567';
 const KEY = 'kiosk-key-ipn-seller-000000000001';
@@ -64,11 +65,10 @@ after(async () => {
 
 /** Creates a QR order in the sandbox and pays it; returns the payment id (the order's reference_id). */
 async function paidPayment(): Promise<string> {
-  const created = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody() });
-  assert.equal(created.status, 201, created.text);
-  const paid = await h.request('POST', `/sandbox/orders/${created.body.id}/pay`, { body: { outcome: 'approved' } });
+  const created = await placeOrder(h, seller);
+  const paid = await h.request('POST', `/sandbox/orders/${created.id}/pay`, { body: { outcome: 'approved' } });
   assert.equal(paid.status, 200, paid.text);
-  const order = await h.request('GET', `/v1/orders/${created.body.id}`, { token: seller.token });
+  const order = await h.request('GET', `/v1/orders/${created.id}`, { token: seller.token });
   const reference = order.body.transactions.payments[0].reference_id as string;
   assert.match(reference, /^\d+$/);
   return reference;
@@ -79,11 +79,8 @@ async function ipn(query: string): Promise<{ status: number; body: Record<string
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function metric(name: string, labels = ''): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const prefix = labels ? `${name}{${labels}} ` : `${name} `;
-  const line = text.split('\n').find((l) => l.startsWith(prefix));
-  return line === undefined ? 0 : Number(line.slice(prefix.length));
+function metric(name: string, labels = ''): Promise<number> {
+  return fetchMetric(url, name, labels);
 }
 
 async function stream(lastEventId: string | null = null): Promise<SseConnection> {

@@ -2,14 +2,10 @@
 // seller's events, nor another POS's when POS ids are given; a legacy IPN (no POS) is not a POS-scoped key's event.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { signatureHeader } from '../../../relay/signature.ts';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
+import { startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
+import { postWebhook } from '../../support/relay-webhooks.ts';
 
 const SECRET = 'isolation-secret-0123456789abcdef';
 const SELLER_A = '111111';
@@ -20,14 +16,12 @@ const KEY_A_POS1 = 'kiosk-key-seller-a-pos1-only-03';
 const KEY_A_POS1_POS3 = 'kiosk-key-seller-a-pos1-pos3-04';
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 
-let dir: string;
-let relay: Relay;
+let temp: TempRelay;
 let url: string;
 let platform: Server;
 const streams: SseConnection[] = [];
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'relay-isolation-'));
   // A stand-in for the platform's lookup endpoint (seed 4.7): every payment belongs to seller A.
   platform = createServer((req, res) => {
     const id = /^\/v1\/payments\/(\d+)$/.exec(req.url ?? '')?.[1];
@@ -37,7 +31,7 @@ before(async () => {
   await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
   const address = platform.address();
   assert.ok(address !== null && typeof address === 'object');
-  relay = await buildRelay({
+  temp = await startTempRelay('relay-isolation-', {
     platformUrl: `http://127.0.0.1:${address.port}`,
     platformToken: `TEST-1111-011512-${'a'.repeat(32)}-${SELLER_A}`,
     webhookSecrets: [SECRET],
@@ -47,16 +41,14 @@ before(async () => {
       { key: KEY_A_POS1, userId: SELLER_A, posIds: ['POS1'] },
       { key: KEY_A_POS1_POS3, userId: SELLER_A, posIds: ['POS1', 'POS3'] },
     ],
-    dataFile: join(dir, 'relay.db'),
     clock: { now: () => T0 },
   });
-  url = await relay.listen(0);
+  url = temp.url;
 });
 after(async () => {
   for (const s of streams) s.close();
-  await relay.close();
+  await temp.close();
   await new Promise((resolve) => platform.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 let orders = 0;
@@ -64,7 +56,6 @@ let orders = 0;
 async function webhook(seller: string, pos: string | null): Promise<string> {
   orders += 1;
   const orderId = `ORDTST01JISO${String(orders).padStart(17, '0')}`;
-  const requestId = randomUUID();
   const body = {
     action: 'order.processed',
     api_version: 'v1',
@@ -76,11 +67,7 @@ async function webhook(seller: string, pos: string | null): Promise<string> {
     user_id: seller,
     data: { id: orderId, status: 'processed', type: 'qr', version: 2, ...(pos ? { config: { qr: { external_pos_id: pos } } } : {}) },
   };
-  const response = await fetch(`${url}/notifications/webhook?data.id=${orderId}&type=order`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(SECRET, orderId, requestId, T0 / 1000) },
-    body: JSON.stringify(body),
-  });
+  const response = await postWebhook(url, { secret: SECRET, dataId: orderId, tsSeconds: T0 / 1000, body: JSON.stringify(body) });
   assert.equal(response.status, 200, await response.text());
   return orderId;
 }
@@ -110,7 +97,7 @@ test('issue 3: each stream carries only its seller\'s events, and a POS-scoped k
   const aNone = await webhook(SELLER_A, null);
   const ipn = await fetch(`${url}/notifications/ipn?topic=payment&id=55500011122`, { method: 'POST' });
   assert.equal(ipn.status, 200);
-  await relay.idle();
+  await temp.relay.idle();
   // Markers, sent last and interleaved: once a stream has its second marker it has had everything before it, including
   // the other seller's marker it must not have got.
   const endA1 = await webhook(SELLER_A, 'POS1');

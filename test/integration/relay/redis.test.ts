@@ -3,57 +3,23 @@
 // processes, and a Redis that cannot be reached is a clear error at start, not a hang.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { signatureHeader } from '../../../relay/signature.ts';
+import type { ChildProcess } from 'node:child_process';
 import { compareIds } from '../../../relay/log/redis-log.ts';
 import { buildRelay } from '../../../relay/app.ts';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
 import { freePort, REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { killRelays, spawnRelay, startRelayProcess, waitForExit, type RelayProcess } from '../../support/relay-process.ts';
+import { postWebhookAck, type Ack } from '../../support/relay-webhooks.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const SECRET = 'redis-scaleout-secret-0123456789';
 const KEY = 'kiosk-redis-scaleout-0123456789ab';
 const SELLER = '4001';
 
-interface RelayProcess {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output(): string;
-}
-
 const children = new Set<ChildProcess>();
 const clients = new Set<SseConnection>();
 
-function childEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('RELAY_')));
-}
-
-/** Starts `npm run relay` as a child process and resolves with its base URL once it prints its listening line. */
-async function startRelay(args: string[]): Promise<RelayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'relay/main.ts', ...args], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the relay did not print its URL within 30 s; stderr: ${stderr}`)), 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[0]);
-      }
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`the relay exited (${code ?? signal}) before listening; stderr: ${stderr}`));
-    });
-  });
-  return { url, child, exited, output: () => stdout + stderr };
+function startRelay(args: string[]): Promise<RelayProcess> {
+  return startRelayProcess(args, { children });
 }
 
 let sequence = 0;
@@ -79,19 +45,8 @@ function notification(order: string, version = 1, requestId = `req-${order}-${(s
   return { order, requestId, body: JSON.stringify(body) };
 }
 
-interface Ack {
-  status: number;
-  body: { status?: string; id?: string; reason?: string; error?: string };
-}
-
-async function post(url: string, sent: Sent): Promise<Ack> {
-  const ts = Math.floor(Date.now() / 1000);
-  const response = await fetch(`${url}/notifications/webhook?data.id=${encodeURIComponent(sent.order)}&type=order`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': sent.requestId, 'x-signature': signatureHeader(SECRET, sent.order, sent.requestId, ts) },
-    body: sent.body,
-  });
-  return { status: response.status, body: (await response.json()) as Ack['body'] };
+function post(url: string, sent: Sent): Promise<Ack> {
+  return postWebhookAck(url, { secret: SECRET, dataId: sent.order, requestId: sent.requestId, body: sent.body });
 }
 
 /** Posts and insists on a fresh append: returns the event id. */
@@ -145,8 +100,7 @@ describe('relay on Redis Streams: two processes, one log', () => {
 
   after(async () => {
     for (const client of clients) client.close();
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all([...children].map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+    await killRelays(children);
     await redis?.stop();
   });
 
@@ -269,27 +223,14 @@ describe('relay whose Redis goes away', () => {
 describe('relay with a Redis that cannot be reached', () => {
   it('exits 1 at start with an error naming Redis, instead of hanging', async () => {
     const port = await freePort(); // free, so nothing answers there
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'relay/main.ts', '--port', '0', '--platform-url', 'http://127.0.0.1:9', '--webhook-secret', SECRET, '--kiosk-key', `${KEY}=${SELLER}`, '--redis', `redis://:hunter2-password@127.0.0.1:${port}`],
-      { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    const run = spawnRelay(
+      ['--port', '0', '--platform-url', 'http://127.0.0.1:9', '--webhook-secret', SECRET, '--kiosk-key', `${KEY}=${SELLER}`, '--redis', `redis://:hunter2-password@127.0.0.1:${port}`],
+      { children },
     );
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // A bound, not a measurement: a relay that retries forever fails here instead of hanging the suite.
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`still running after 30 s; stderr: ${stderr}`));
-      }, 30_000);
-      child.once('exit', (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
-      });
-    });
+    // A bound, not a measurement: a relay that retries forever is killed after 30 s and fails here instead of hanging the suite.
+    const { code } = await waitForExit(run, 30_000);
+    const stdout = run.stdout();
+    const stderr = run.stderr();
     assert.equal(code, 1, stderr);
     assert.doesNotMatch(stdout, /listening/, 'it never claimed to be ready');
     assert.match(stderr, new RegExp(`cannot reach Redis at 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`));

@@ -3,16 +3,16 @@
 // hint; an id older than the retention (or unknown) opens with `reset`; a client that stops reading is dropped.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay, type Relay, type RelayOptions } from '../../../relay/app.ts';
-import { signatureHeader } from '../../../relay/signature.ts';
 import { SqliteEventLog } from '../../../relay/log/sqlite-log.ts';
 import type { EventLog } from '../../../relay/log/event-log.ts';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
+import { fetchMetric } from '../../support/relay-harness.ts';
+import { postWebhook } from '../../support/relay-webhooks.ts';
 
 const SECRET = 'sse-webhook-secret-0123456789abcdef';
 const SELLER = '20202020';
@@ -72,23 +72,13 @@ async function startRelay(options: Partial<RelayOptions> = {}): Promise<TestRela
           user_id: SELLER,
           data: { id: orderId, status: 'created', type: 'qr', version: 1, config: { qr: { external_pos_id: 'POS001' } }, ...(padBytes ? { note: 'x'.repeat(padBytes) } : {}) },
         });
-        const requestId = randomUUID();
-        const response = await fetch(`${url}/notifications/webhook?data.id=${orderId}&type=order`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(SECRET, orderId, requestId, Math.floor(clock.nowMs / 1000)) },
-          body,
-        });
+        const response = await postWebhook(url, { secret: SECRET, dataId: orderId, tsSeconds: Math.floor(clock.nowMs / 1000), body });
         assert.equal(response.status, 200, await response.text());
         ids.push(orderId);
       }
       return ids;
     },
-    async metric(name, labels = '') {
-      const text = await (await fetch(`${url}/metrics`)).text();
-      const prefix = labels ? `${name}{${labels}} ` : `${name} `;
-      const line = text.split('\n').find((l) => l.startsWith(prefix));
-      return line === undefined ? 0 : Number(line.slice(prefix.length));
-    },
+    metric: (name, labels = '') => fetchMetric(url, name, labels),
     async sse(lastEventId = null) {
       const connection = await connectSse(`${url}/events`, { key: KEY, lastEventId });
       cleanups.push(() => connection.close());

@@ -4,12 +4,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { sign, signatureHeader } from '../../../relay/signature.ts';
 import { connectSse, type SseMessage } from '../../support/sse-client.ts';
+import { fetchMetric, startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
+import { webhookUrl } from '../../support/relay-webhooks.ts';
 
 const SECRET = 'webhook-secret-current-0123456789';
 const ROTATED = 'webhook-secret-next-000987654321';
@@ -19,25 +17,19 @@ const KEY = 'kiosk-key-webhook-in-0000000001';
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 let nowMs = T0;
-let relay: Relay;
+let relay: TempRelay;
 let url: string;
-let dir: string;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'relay-webhook-in-'));
-  relay = await buildRelay({
+  relay = await startTempRelay('relay-webhook-in-', {
     platformUrl: 'http://127.0.0.1:9',
     webhookSecrets: [SECRET, ROTATED],
     kioskKeys: [{ key: KEY, userId: SELLER, posIds: null }],
-    dataFile: join(dir, 'relay.db'),
     clock: { now: () => nowMs },
   });
-  url = await relay.listen(0);
+  url = relay.url;
 });
-after(async () => {
-  await relay.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => relay.close());
 
 let orders = 0;
 function newOrderId(): string {
@@ -88,7 +80,7 @@ async function deliver(d: Delivery): Promise<{ status: number; body: Record<stri
   if (requestId !== null) headers['x-request-id'] = requestId;
   const signature = d.signature === undefined ? signatureHeader(d.secret ?? SECRET, dataId, requestId ?? '', d.tsSeconds ?? Math.floor(nowMs / 1000)) : d.signature;
   if (signature !== null) headers['x-signature'] = signature;
-  const response = await fetch(`${url}/notifications/webhook?data.id=${encodeURIComponent(dataId)}&type=order`, { method: 'POST', headers, body: raw });
+  const response = await fetch(webhookUrl(url, dataId), { method: 'POST', headers, body: raw });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -117,11 +109,8 @@ async function storedFor(orderId: string): Promise<Array<Record<string, any>>> {
   return (await storedEvents()).filter((m) => dataIdOf(m) === orderId).map((m) => JSON.parse(m.data));
 }
 
-async function metric(name: string, labels = ''): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const prefix = labels ? `${name}{${labels}} ` : `${name} `;
-  const line = text.split('\n').find((l) => l.startsWith(prefix));
-  return line === undefined ? 0 : Number(line.slice(prefix.length));
+function metric(name: string, labels = ''): Promise<number> {
+  return fetchMetric(url, name, labels);
 }
 
 /** Asserts the request was refused with 401 for `reason`, counted once under that reason, and nothing appended. */

@@ -2,7 +2,7 @@
 // after a commit, delays and rate limits, so the kiosk's retry and recovery paths can be tested against real HTTP.
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { newKey, placeOrder, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 
 describe('fault injection (issue 2)', () => {
   let h: Harness;
@@ -22,11 +22,7 @@ describe('fault injection (issue 2)', () => {
     const reply = await h.request('POST', '/sandbox/faults', { body: fault });
     assert.equal(reply.status, 201, reply.text);
   }
-  async function createOrder(): Promise<string> {
-    const reply = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody() });
-    assert.equal(reply.status, 201, reply.text);
-    return reply.body.id as string;
-  }
+  const createOrder = async (): Promise<string> => (await placeOrder(h, seller)).id;
   const getOrder = (id: string) => h.request('GET', `/v1/orders/${id}`, { token: seller.token });
 
   it('error_before answers the forced status in the errors-array shape', async () => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import { encryptWalletPaymentData } from '../../fakes/wallet.ts';
+import { tokenizeCard, walletMerchant } from '../../support/wallet-card.ts';
 
 describe('legacy state survives a restart on the same data file', () => {
   let dir: string;
@@ -23,19 +23,9 @@ describe('legacy state survives a restart on the same data file', () => {
     file = path.join(dir, 'legacy.sqlite');
     h = await startSandbox({ dataFile: file });
     seller = await h.seller('AR');
-    const key = await h.request('GET', '/sandbox/wallet/merchant-key');
-    const merchant = { publicKeySpkiBase64: key.body.public_key, merchantIdentifier: key.body.merchant_identifier };
+    const merchant = await walletMerchant(h);
     const tokens: string[] = [];
-    for (let i = 0; i < 2; i += 1) {
-      const wallet = encryptWalletPaymentData(merchant);
-      const reply = await h.request('POST', '/platforms/pci/wallet/v1/tokenize', {
-        token: seller.token,
-        headers: { 'x-product-id': 'qr-counter-kiosk', 'x-public-key': seller.public_key },
-        body: { payment_method: { type: 'apple_pay', payment_data: wallet.paymentData }, transaction_identifier: wallet.transactionId },
-      });
-      assert.equal(reply.status, 200, reply.text);
-      tokens.push(reply.body.id);
-    }
+    for (let i = 0; i < 2; i += 1) tokens.push(await tokenizeCard(h, seller, merchant));
     unusedToken = tokens[1] ?? '';
     const paid = await h.request('POST', '/v1/payments', { token: seller.token, key: newKey(), body: { transaction_amount: 12.5, token: tokens[0] } });
     assert.equal(paid.status, 201, paid.text);

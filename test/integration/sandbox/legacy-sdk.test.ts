@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { AppConfig } from 'mercadopago/dist/utils/config/index.js';
 import { Chargeback, MercadoPagoConfig, MerchantOrder, MPBadRequestError, MPNotFoundError, Payment, Point } from 'mercadopago';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import { encryptWalletPaymentData } from '../../fakes/wallet.ts';
+import { cardToken } from '../../support/wallet-card.ts';
 
 // AppConfig.BASE_URL is declared readonly but the SDK reads it on every call; platform-facts says to set it.
 const sdkSettings = AppConfig as unknown as { BASE_URL: string };
@@ -32,20 +32,8 @@ describe('the official SDK drives the legacy endpoints', () => {
     await h?.close();
   });
 
-  async function cardToken(cardholderName = 'APRO'): Promise<string> {
-    const key = await h.request('GET', '/sandbox/wallet/merchant-key');
-    const wallet = encryptWalletPaymentData({ publicKeySpkiBase64: key.body.public_key, merchantIdentifier: key.body.merchant_identifier }, { cardholderName });
-    const reply = await h.request('POST', '/platforms/pci/wallet/v1/tokenize', {
-      token: seller.token,
-      headers: { 'x-product-id': 'qr-counter-kiosk', 'x-public-key': seller.public_key },
-      body: { payment_method: { type: 'apple_pay', payment_data: wallet.paymentData }, transaction_identifier: wallet.transactionId },
-    });
-    assert.equal(reply.status, 200, reply.text);
-    return reply.body.id;
-  }
-
   test('seed 4.8 / 4.7: Payment.create (with its own idempotency key) then Payment.get and MerchantOrder.get', async () => {
-    const token = await cardToken();
+    const token = await cardToken(h, seller, { cardholderName: 'APRO' });
     const created = await new Payment(sdkConfig(seller.token)).create({
       body: {
         transaction_amount: 250.75,
@@ -76,7 +64,7 @@ describe('the official SDK drives the legacy endpoints', () => {
   });
 
   test('seed 2.3: Payment.create with a spent card token throws MPBadRequestError', async () => {
-    const token = await cardToken();
+    const token = await cardToken(h, seller, { cardholderName: 'APRO' });
     const body = { transaction_amount: 10, token, installments: 1, payment_method_id: 'visa', payer: { email: 'buyer@example.com' } };
     await new Payment(sdkConfig(seller.token)).create({ body });
     await assert.rejects(new Payment(sdkConfig(seller.token)).create({ body }), (error: unknown) => {
@@ -91,7 +79,7 @@ describe('the official SDK drives the legacy endpoints', () => {
   });
 
   test('seed 4.7: Chargeback.get and Point.searchPaymentIntent read what the control API made', async () => {
-    const token = await cardToken();
+    const token = await cardToken(h, seller, { cardholderName: 'APRO' });
     const p = await new Payment(sdkConfig(seller.token)).create({ body: { transaction_amount: 40, token, installments: 1, payment_method_id: 'visa' } });
     const opened = await h.request('POST', `/sandbox/payments/${p.id}/chargeback`);
     assert.equal(opened.status, 201, opened.text);

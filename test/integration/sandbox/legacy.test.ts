@@ -3,9 +3,11 @@
 // behind, and the control API's chargebacks and point payment intents.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newKey, orderBody, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { newKey, placeOrder, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
-import { encryptWalletPaymentData, type WalletPaymentInput } from '../../fakes/wallet.ts';
+import { errorAssertion } from '../../support/api-assertions.ts';
+import type { WalletPaymentInput } from '../../fakes/wallet.ts';
+import { cardToken } from '../../support/wallet-card.ts';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -26,27 +28,8 @@ before(async () => {
 });
 after(() => h.close());
 
-function assertError(reply: Reply, status: number, code: string, detail?: string): void {
-  assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`);
-  assert.deepEqual(Object.keys(reply.body ?? {}), ['errors'], reply.text);
-  const error = reply.body.errors[0];
-  assert.equal(error.code, code, reply.text);
-  assert.ok(typeof error.message === 'string' && error.message.length > 0, reply.text);
-  if (detail !== undefined) assert.ok(error.details.includes(detail), `details ${JSON.stringify(error.details)} should name ${detail}`);
-}
-
-/** seed 4.2: a card token for `seller`, through the wallet and the tokenization endpoint. */
-async function cardToken(seller: SellerWithToken, input: WalletPaymentInput = {}): Promise<string> {
-  const key = await h.request('GET', '/sandbox/wallet/merchant-key');
-  const wallet = encryptWalletPaymentData({ publicKeySpkiBase64: key.body.public_key, merchantIdentifier: key.body.merchant_identifier }, input);
-  const reply = await h.request('POST', '/platforms/pci/wallet/v1/tokenize', {
-    token: seller.token,
-    headers: { 'x-product-id': 'qr-counter-kiosk', 'x-public-key': seller.public_key },
-    body: { payment_method: { type: 'apple_pay', payment_data: wallet.paymentData }, transaction_identifier: wallet.transactionId },
-  });
-  assert.equal(reply.status, 200, reply.text);
-  return reply.body.id;
-}
+/** platform-facts "Error bodies", as the legacy suites check it: a body holding only `errors`, whose first error has the code. */
+const assertError = errorAssertion({ json: false, body: 'only-errors', single: false, exactKeys: false, details: 'any' });
 
 function paymentBody(token: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -67,7 +50,7 @@ function pay(seller: SellerWithToken, body: unknown, key = newKey()): Promise<Re
 }
 
 async function payment(seller: SellerWithToken, input: WalletPaymentInput = {}, overrides: Record<string, unknown> = {}): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const reply = await pay(seller, paymentBody(await cardToken(seller, input), overrides));
+  const reply = await pay(seller, paymentBody(await cardToken(h, seller, input), overrides));
   assert.equal(reply.status, 201, reply.text);
   return reply.body;
 }
@@ -76,6 +59,14 @@ async function deliveries(dataId: string): Promise<Array<{ kind: string; topic: 
   const reply = await h.request('GET', `/sandbox/deliveries?data_id=${encodeURIComponent(dataId)}`);
   assert.equal(reply.status, 200, reply.text);
   return reply.body.deliveries;
+}
+
+/** A new seller in `country` whose webhooks and IPNs go to a new receiver (at /webhooks and /ipn). */
+async function sellerWithReceiver(country: string): Promise<{ receiver: Receiver; seller: SellerWithToken }> {
+  const receiver = await startReceiver();
+  const seller = await h.seller(country);
+  await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${receiver.url}/webhooks`, ipn_url: `${receiver.url}/ipn` } });
+  return { receiver, seller };
 }
 
 function ipnsOf(receiver: Receiver, topic: string): URLSearchParams[] {
@@ -89,7 +80,7 @@ describe('seed 4.8 / 4.7: tokenize → pay → look up', () => {
   });
 
   test('seed 4.8 / 4.7: an APRO card token pays 201 approved; GET /v1/payments/{id} and GET /merchant_orders/{id} return it', async () => {
-    const token = await cardToken(seller, { pan: '4509953566233704', cardholderName: 'APRO', expirationYYMMDD: '301231' });
+    const token = await cardToken(h, seller, { pan: '4509953566233704', cardholderName: 'APRO', expirationYYMMDD: '301231' });
     const created = await pay(seller, paymentBody(token));
     assert.equal(created.status, 201, created.text);
     const p = created.body;
@@ -185,7 +176,7 @@ describe('seed 4.8 / 4.7: tokenize → pay → look up', () => {
   });
 
   test('seed 4.8: payment_method_id defaults to the card brand of the BIN', async () => {
-    const token = await cardToken(seller, { pan: '5031755734530604' });
+    const token = await cardToken(h, seller, { pan: '5031755734530604' });
     const { payment_method_id: _m, ...body } = paymentBody(token);
     const reply = await pay(seller, body);
     assert.equal(reply.status, 201, reply.text);
@@ -200,20 +191,20 @@ describe('seed 2.3 / 4.8: card tokens are single use and expire', () => {
   });
 
   test('seed 2.3: a second payment with the same card token is 400 card_token_used naming token', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assert.equal((await pay(seller, paymentBody(token))).status, 201);
     assertError(await pay(seller, paymentBody(token)), 400, 'card_token_used', 'token');
   });
 
   test('seed 2.3: a rejected payment spends its card token too', async () => {
-    const token = await cardToken(seller, { cardholderName: 'FUND' });
+    const token = await cardToken(h, seller, { cardholderName: 'FUND' });
     const first = await pay(seller, paymentBody(token));
     assert.equal(first.body.status, 'rejected', first.text);
     assertError(await pay(seller, paymentBody(token)), 400, 'card_token_used', 'token');
   });
 
   test('seed 2.3: a request refused for its body does not spend the card token', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assertError(await pay(seller, paymentBody(token, { transaction_amount: 10.123 })), 400, 'property_value', 'transaction_amount');
     assert.equal((await pay(seller, paymentBody(token))).status, 201);
   });
@@ -224,13 +215,13 @@ describe('seed 2.3 / 4.8: card tokens are single use and expire', () => {
 
   test("seed 2.3: another seller's card token reads as unknown", async () => {
     const stranger = await h.seller('AR');
-    const token = await cardToken(stranger);
+    const token = await cardToken(h, stranger);
     assertError(await pay(seller, paymentBody(token)), 400, 'card_token_not_found', 'token');
   });
 
   test('decision: a card token expires 7 days after tokenization on the sandbox clock', async () => {
-    const fresh = await cardToken(seller);
-    const stale = await cardToken(seller);
+    const fresh = await cardToken(h, seller);
+    const stale = await cardToken(h, seller);
     await h.request('POST', '/sandbox/clock', { body: { advance_seconds: 7 * DAY - 1 } });
     assert.equal((await pay(seller, paymentBody(fresh))).status, 201, 'one second before the edge the token still pays');
     await h.request('POST', '/sandbox/clock', { body: { advance_seconds: 1 } });
@@ -252,12 +243,12 @@ describe('seed 4.8: request rules', () => {
   });
 
   test('seed 4.8 / 4.3: 400 empty_required_header without X-Idempotency-Key', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assertError(await h.request('POST', '/v1/payments', { token: seller.token, body: paymentBody(token) }), 400, 'empty_required_header', 'X-Idempotency-Key');
   });
 
   test('seed 4.8 / 4.3: the same key and body replay the first payment; nothing new is created', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     const key = newKey();
     const first = await pay(seller, paymentBody(token), key);
     assert.equal(first.status, 201, first.text);
@@ -270,14 +261,14 @@ describe('seed 4.8: request rules', () => {
   });
 
   test('seed 4.8 / 7.3: the same key with another body is 409 idempotency_key_already_used', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     const key = newKey();
     assert.equal((await pay(seller, paymentBody(token), key)).status, 201);
     assertError(await pay(seller, paymentBody(token, { transaction_amount: 99 }), key), 409, 'idempotency_key_already_used');
   });
 
   test('style guide 9: a payment whose response was lost is recovered by retrying with the same key', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     const key = newKey();
     const fault = await h.request('POST', '/sandbox/faults', { body: { method: 'POST', path: '/v1/payments', kind: 'drop_after_commit' } });
     assert.equal(fault.status, 201, fault.text);
@@ -293,7 +284,7 @@ describe('seed 4.8: request rules', () => {
   });
 
   test('seed 4.8: a replay returns the payment as it was created, even after a chargeback changed it', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     const key = newKey();
     const first = await pay(seller, paymentBody(token), key);
     assert.equal((await h.request('POST', `/sandbox/payments/${first.body.id}/chargeback`)).status, 201);
@@ -302,18 +293,18 @@ describe('seed 4.8: request rules', () => {
   });
 
   test('seed 4.8: transaction_amount with more than two decimals is 400 property_value', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assertError(await pay(seller, paymentBody(token, { transaction_amount: 0.1 + 0.2 })), 400, 'property_value', 'transaction_amount');
   });
 
   test('seed 4.8: transaction_amount of zero or below is refused', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assertError(await pay(seller, paymentBody(token, { transaction_amount: 0 })), 400, 'property_value', 'transaction_amount');
     assertError(await pay(seller, paymentBody(token, { transaction_amount: -5 })), 400, 'property_value', 'transaction_amount');
   });
 
   test('seed 4.8: transaction_amount as a string is 400 property_type', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assertError(await pay(seller, paymentBody(token, { transaction_amount: '100' })), 400, 'property_type', 'transaction_amount');
   });
 
@@ -323,7 +314,7 @@ describe('seed 4.8: request rules', () => {
   });
 
   test('seed 4.8: installments must be a whole number (property_type) of at least 1 (property_value)', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assertError(await pay(seller, paymentBody(token, { installments: 0 })), 400, 'property_value', 'installments');
     assertError(await pay(seller, paymentBody(token, { installments: 1.5 })), 400, 'property_type', 'installments');
   });
@@ -334,7 +325,7 @@ describe('seed 4.8: request rules', () => {
   });
 
   test('platform-facts: CLP has no minor unit: 1500 pays 1500, 1500.5 is 400 property_value', async () => {
-    const token = await cardToken(cl);
+    const token = await cardToken(h, cl);
     assertError(await pay(cl, paymentBody(token, { transaction_amount: 1500.5 })), 400, 'property_value', 'transaction_amount');
     const reply = await pay(cl, paymentBody(token, { transaction_amount: 1500 }));
     assert.equal(reply.status, 201, reply.text);
@@ -344,13 +335,13 @@ describe('seed 4.8: request rules', () => {
 
   for (const url of ['http://localhost/ipn', 'http://localhost:8080/ipn', 'http://127.0.0.1/ipn', 'https://127.0.0.1:3000/ipn']) {
     test(`seed 6.1: notification_url ${url} is 400 property_value naming notification_url`, async () => {
-      const token = await cardToken(seller);
+      const token = await cardToken(h, seller);
       assertError(await pay(seller, paymentBody(token, { notification_url: url })), 400, 'property_value', 'notification_url');
     });
   }
 
   test('seed 6.1: a notification_url that is not an http(s) URL is 400 property_value', async () => {
-    const token = await cardToken(seller);
+    const token = await cardToken(h, seller);
     assertError(await pay(seller, paymentBody(token, { notification_url: 'ftp://example.com/x' })), 400, 'property_value', 'notification_url');
   });
 });
@@ -485,19 +476,16 @@ describe('seed 6.1 / 4.7: QR orders leave legacy traces', () => {
   let receiver: Receiver;
   let seller: SellerWithToken;
   before(async () => {
-    receiver = await startReceiver();
-    seller = await h.seller('AR');
-    await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${receiver.url}/webhooks`, ipn_url: `${receiver.url}/ipn` } });
+    ({ receiver, seller } = await sellerWithReceiver('AR'));
   });
   after(() => receiver.close());
 
   async function paidOrder(amount: string, extra: Record<string, unknown> = {}): Promise<{ orderId: string; paymentTxId: string; referenceId: string }> {
-    const created = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody(extra, amount) });
-    assert.equal(created.status, 201, created.text);
-    const paid = await h.request('POST', `/sandbox/orders/${created.body.id}/pay`, { body: { outcome: 'approved', payment_method_type: 'credit_card', installments: 3 } });
+    const created = await placeOrder(h, seller, extra, amount);
+    const paid = await h.request('POST', `/sandbox/orders/${created.id}/pay`, { body: { outcome: 'approved', payment_method_type: 'credit_card', installments: 3 } });
     assert.equal(paid.status, 200, paid.text);
     const tx = paid.body.transactions.payments[0];
-    return { orderId: created.body.id, paymentTxId: tx.id, referenceId: tx.reference_id };
+    return { orderId: created.id, paymentTxId: tx.id, referenceId: tx.reference_id };
   }
 
   test('seed 6.1: a paid QR order → GET /v1/payments/{reference_id} is the approved payment, with its merchant order', async () => {
@@ -569,9 +557,7 @@ describe('control API: chargebacks (IPN topic chargebacks)', () => {
   let receiver: Receiver;
   let seller: SellerWithToken;
   before(async () => {
-    receiver = await startReceiver();
-    seller = await h.seller('AR');
-    await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${receiver.url}/webhooks`, ipn_url: `${receiver.url}/ipn` } });
+    ({ receiver, seller } = await sellerWithReceiver('AR'));
   });
   after(() => receiver.close());
 
@@ -629,9 +615,7 @@ describe('control API: point payment intents (IPN topic point_integration_ipn)',
   let receiver: Receiver;
   let seller: SellerWithToken;
   before(async () => {
-    receiver = await startReceiver();
-    seller = await h.seller('BR');
-    await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${receiver.url}/webhooks`, ipn_url: `${receiver.url}/ipn` } });
+    ({ receiver, seller } = await sellerWithReceiver('BR'));
   });
   after(() => receiver.close());
 

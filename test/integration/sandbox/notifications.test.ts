@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { InvalidWebhookSignatureError, SignatureFailureReason, WebhookSignatureValidator } from 'mercadopago';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { newKey, placeOrder, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startReceiver, type Received, type Receiver } from '../../support/receiver.ts';
 
 const MINUTE = 60;
@@ -57,9 +57,7 @@ async function configure(h: Harness, seller: SellerWithToken, settings: { webhoo
 }
 
 async function createOrder(h: Harness, seller: SellerWithToken, overrides: Record<string, unknown> = {}): Promise<string> {
-  const reply = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody(overrides) });
-  assert.equal(reply.status, 201, reply.text);
-  return reply.body.id as string;
+  return (await placeOrder(h, seller, overrides)).id as string;
 }
 
 async function deliveries(h: Harness, dataId: string): Promise<Array<Record<string, any>>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- wire rows

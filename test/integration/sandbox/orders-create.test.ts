@@ -2,25 +2,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newKey, orderBody, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { assertError } from '../../support/api-assertions.ts';
 import { crc16Ccitt, parseMerchantQr } from '../../../shared/emv-qr.ts';
 import { orderSchema } from '../../../shared/schemas/order.ts';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** platform-facts "Error bodies": {"errors":[{"code","message","details":[...]}]}, details naming the field when given. */
-function assertError(reply: Reply, status: number, code: string, field?: string): void {
-  assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`);
-  assert.match(reply.headers.get('content-type') ?? '', /^application\/json/);
-  assert.ok(Array.isArray(reply.body?.errors), `no errors array in ${reply.text}`);
-  assert.equal(reply.body.errors.length, 1, reply.text);
-  const error = reply.body.errors[0];
-  assert.deepEqual(Object.keys(error).sort(), ['code', 'details', 'message'], reply.text);
-  assert.equal(error.code, code, reply.text);
-  assert.equal(typeof error.message, 'string');
-  assert.ok(error.message.length > 0, 'message is empty');
-  assert.ok(Array.isArray(error.details) && error.details.every((d: unknown) => typeof d === 'string'), reply.text);
-  if (field !== undefined) assert.ok(error.details.includes(field), `details ${JSON.stringify(error.details)} should name ${field}`);
-}
 
 let h: Harness;
 let ar: SellerWithToken;

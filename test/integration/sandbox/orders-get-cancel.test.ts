@@ -1,24 +1,9 @@
 // GET /v1/orders/{id} (seed 4.4, 7.4) and POST /v1/orders/{id}/cancel (seed 3.2, 4.5, 7.5) over real HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newKey, orderBody, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { advanceClock, newKey, placeOrder, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { assertError } from '../../support/api-assertions.ts';
 import { orderSchema } from '../../../shared/schemas/order.ts';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** platform-facts "Error bodies": {"errors":[{"code","message","details":[...]}]}, details naming the field when given. */
-function assertError(reply: Reply, status: number, code: string, field?: string): void {
-  assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`);
-  assert.match(reply.headers.get('content-type') ?? '', /^application\/json/);
-  assert.ok(Array.isArray(reply.body?.errors), `no errors array in ${reply.text}`);
-  assert.equal(reply.body.errors.length, 1, reply.text);
-  const error = reply.body.errors[0];
-  assert.deepEqual(Object.keys(error).sort(), ['code', 'details', 'message'], reply.text);
-  assert.equal(error.code, code, reply.text);
-  assert.ok(typeof error.message === 'string' && error.message.length > 0, 'message is empty');
-  assert.ok(Array.isArray(error.details) && error.details.every((d: unknown) => typeof d === 'string'), reply.text);
-  if (field !== undefined) assert.ok(error.details.includes(field), `details ${JSON.stringify(error.details)} should name ${field}`);
-}
 
 let h: Harness;
 let seller: SellerWithToken;
@@ -31,20 +16,12 @@ before(async () => {
 });
 after(() => h.close());
 
-async function createOrder(overrides: Record<string, unknown> = {}, amount = '100.00', owner = seller): Promise<Json> {
-  const reply = await h.request('POST', '/v1/orders', { token: owner.token, key: newKey(), body: orderBody(overrides, amount) });
-  assert.equal(reply.status, 201, reply.text);
-  return reply.body;
-}
+const createOrder = (overrides: Record<string, unknown> = {}, amount = '100.00', owner = seller) => placeOrder(h, owner, overrides, amount);
 const get = (id: string, token = seller.token) => h.request('GET', `/v1/orders/${id}`, { token });
 const cancel = (id: string, key: string = newKey(), token = seller.token) => h.request('POST', `/v1/orders/${id}/cancel`, { token, key });
 const scan = (id: string) => h.request('POST', `/sandbox/orders/${id}/scan`);
 const pay = (id: string, body: unknown = { outcome: 'approved' }) => h.request('POST', `/sandbox/orders/${id}/pay`, { body });
-async function advance(seconds: number): Promise<string> {
-  const reply = await h.request('POST', '/sandbox/clock', { body: { advance_seconds: seconds } });
-  assert.equal(reply.status, 200, reply.text);
-  return reply.body.now;
-}
+const advance = (seconds: number) => advanceClock(h, seconds);
 
 const UNKNOWN_ID = 'ORDTST' + 'A'.repeat(23);
 const BAD_IDS = ['ORD123', 'ORDTST' + 'A'.repeat(22), 'ORDTST' + 'A'.repeat(24), 'XYZ' + 'A'.repeat(26), 'ORD' + 'A'.repeat(25) + '-', '12345'];

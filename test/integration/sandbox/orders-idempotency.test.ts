@@ -1,19 +1,11 @@
 // X-Idempotency-Key over real HTTP (seed 4.3, 4.5, 7.3, 8; style guide 9): replay, conflict, the 24 h window, scope.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newKey, orderBody, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { advanceClock, newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { errorAssertion } from '../../support/api-assertions.ts';
 
-/** platform-facts "Error bodies": {"errors":[{"code","message","details":[...]}]}. */
-function assertError(reply: Reply, status: number, code: string, field?: string): void {
-  assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`);
-  assert.ok(Array.isArray(reply.body?.errors), `no errors array in ${reply.text}`);
-  assert.equal(reply.body.errors.length, 1, reply.text);
-  const error = reply.body.errors[0];
-  assert.deepEqual(Object.keys(error).sort(), ['code', 'details', 'message'], reply.text);
-  assert.equal(error.code, code, reply.text);
-  assert.ok(typeof error.message === 'string' && error.message.length > 0, 'message is empty');
-  if (field !== undefined) assert.ok(error.details.includes(field), `details ${JSON.stringify(error.details)} should name ${field}`);
-}
+/** platform-facts "Error bodies", without the content-type and details checks of the other orders suites. */
+const assertError = errorAssertion({ json: false, details: 'any' });
 
 let h: Harness;
 
@@ -24,10 +16,7 @@ after(() => h.close());
 
 const create = (seller: SellerWithToken, key: string, body: unknown = orderBody()) => h.request('POST', '/v1/orders', { token: seller.token, key, body });
 const ordersOf = (seller: SellerWithToken) => [...h.sandbox.state.orders.values()].filter((o) => o.user_id === seller.user_id).map((o) => o.id);
-async function advance(seconds: number): Promise<void> {
-  const reply = await h.request('POST', '/sandbox/clock', { body: { advance_seconds: seconds } });
-  assert.equal(reply.status, 200, reply.text);
-}
+const advance = (seconds: number) => advanceClock(h, seconds);
 async function withFault(fault: Record<string, unknown>, run: () => Promise<void>): Promise<void> {
   const added = await h.request('POST', '/sandbox/faults', { body: fault });
   assert.equal(added.status, 201, added.text);

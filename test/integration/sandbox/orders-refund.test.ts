@@ -1,24 +1,11 @@
 // POST /v1/orders/{id}/refund over real HTTP: seed 3.1, 3.2 rule 3, 4.6, 7.6 and the refund errors of platform-facts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newKey, orderBody, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { advanceClock, newKey, orderBody, placeOrder, readOrder, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { assertError } from '../../support/api-assertions.ts';
 import { refundOrderResponseSchema } from '../../../shared/schemas/order.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** platform-facts "Error bodies": {"errors":[{"code","message","details":[...]}]}, details naming the field when given. */
-function assertError(reply: Reply, status: number, code: string, field?: string): void {
-  assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`);
-  assert.match(reply.headers.get('content-type') ?? '', /^application\/json/);
-  assert.ok(Array.isArray(reply.body?.errors), `no errors array in ${reply.text}`);
-  assert.equal(reply.body.errors.length, 1, reply.text);
-  const error = reply.body.errors[0];
-  assert.deepEqual(Object.keys(error).sort(), ['code', 'details', 'message'], reply.text);
-  assert.equal(error.code, code, reply.text);
-  assert.ok(typeof error.message === 'string' && error.message.length > 0, 'message is empty');
-  assert.ok(Array.isArray(error.details) && error.details.every((d: unknown) => typeof d === 'string'), reply.text);
-  if (field !== undefined) assert.ok(error.details.includes(field), `details ${JSON.stringify(error.details)} should name ${field}`);
-}
 
 const DAY = 24 * 3600;
 
@@ -31,22 +18,14 @@ before(async () => {
 });
 after(() => h.close());
 
-async function createOrder(overrides: Record<string, unknown> = {}, amount = '100.00', on: Harness = h, owner = seller): Promise<Json> {
-  const reply = await on.request('POST', '/v1/orders', { token: owner.token, key: newKey(), body: orderBody(overrides, amount) });
-  assert.equal(reply.status, 201, reply.text);
-  return reply.body;
-}
+const createOrder = (overrides: Record<string, unknown> = {}, amount = '100.00', on: Harness = h, owner = seller) => placeOrder(on, owner, overrides, amount);
 async function paidOrder(overrides: Record<string, unknown> = {}, amount = '100.00', payWith: Json = { outcome: 'approved' }, on: Harness = h, owner = seller): Promise<Json> {
   const order = await createOrder(overrides, amount, on, owner);
   const paid = await on.request('POST', `/sandbox/orders/${order.id}/pay`, { body: payWith });
   assert.equal(paid.status, 200, paid.text);
   return paid.body;
 }
-async function get(id: string, on: Harness = h, token = seller.token): Promise<Json> {
-  const reply = await on.request('GET', `/v1/orders/${id}`, { token });
-  assert.equal(reply.status, 200, reply.text);
-  return reply.body;
-}
+const get = (id: string, on: Harness = h, token = seller.token) => readOrder(on, id, token);
 function refund(id: string, body?: unknown, options: { key?: string; token?: string; on?: Harness } = {}): Promise<Reply> {
   return (options.on ?? h).request('POST', `/v1/orders/${id}/refund`, {
     token: options.token ?? seller.token,
@@ -55,10 +34,7 @@ function refund(id: string, body?: unknown, options: { key?: string; token?: str
   });
 }
 const partial = (order: Json, amount: string) => ({ transactions: [{ id: order.transactions.payments[0].id, amount }] });
-async function advance(seconds: number, on: Harness = h): Promise<void> {
-  const reply = await on.request('POST', '/sandbox/clock', { body: { advance_seconds: seconds } });
-  assert.equal(reply.status, 200, reply.text);
-}
+const advance = (seconds: number, on: Harness = h) => advanceClock(on, seconds);
 
 describe('seed 4.6 / 3.1: full refund', () => {
   test('seed 4.6: a refund without body refunds everything: order refunded/refunded, refund processing', async () => {

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMerchantQr } from '../../../shared/emv-qr.ts';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { newKey, placeOrder, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 
 interface Page {
   status: number;
@@ -36,9 +36,8 @@ describe('payer page (issue 2)', () => {
     return { status: reply.status, type: reply.headers.get('content-type') ?? '', html: await reply.text() };
   }
   async function createOrder(overrides: Record<string, unknown> = {}, amount = '100.00'): Promise<{ id: string; qr_data?: string }> {
-    const reply = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody(overrides, amount) });
-    assert.equal(reply.status, 201, reply.text);
-    return { id: reply.body.id, qr_data: reply.body.type_response?.qr_data };
+    const order = await placeOrder(h, seller, overrides, amount);
+    return { id: order.id, qr_data: order.type_response?.qr_data };
   }
   const orderStatus = async (id: string) => (await h.request('GET', `/v1/orders/${id}`, { token: seller.token })).body;
   const hasPayButtons = (html: string, id: string) =>

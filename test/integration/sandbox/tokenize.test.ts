@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { errorAssertion } from '../../support/api-assertions.ts';
 import { encryptWalletPaymentData, encryptWalletPlaintext, type WalletMerchant, type WalletPaymentInput } from '../../fakes/wallet.ts';
 import { generateMerchantKey } from '../../../sandbox/wallet/merchant-key.ts';
 import { TOKENIZE_ERRORS, type TokenizeErrorCode } from '../../../shared/errors.ts';
@@ -28,17 +29,12 @@ before(async () => {
 after(() => h.close());
 
 /** platform-facts "Error bodies": the errors-array shape, with a code of seed 7.2. */
-function assertError(reply: Reply, status: number, code: TokenizeErrorCode, detail?: string): void {
-  assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`);
-  assert.deepEqual(Object.keys(reply.body ?? {}), ['errors'], reply.text);
-  assert.equal(reply.body.errors.length, 1, reply.text);
-  const error = reply.body.errors[0];
-  assert.equal(error.code, code, reply.text);
-  assert.equal(typeof error.message, 'string');
-  assert.ok(error.message.length > 0, 'message is empty');
-  assert.ok(Array.isArray(error.details), reply.text);
-  if (detail !== undefined) assert.ok(error.details.includes(detail), `details ${JSON.stringify(error.details)} should name ${detail}`);
-}
+const assertError: (reply: Reply, status: number, code: TokenizeErrorCode, detail?: string) => void = errorAssertion({
+  json: false,
+  body: 'only-errors',
+  exactKeys: false,
+  details: 'array',
+});
 
 function headers(extra: Record<string, string> = {}): Record<string, string> {
   return { 'x-product-id': 'qr-counter-kiosk', 'x-public-key': seller.public_key, ...extra };

@@ -1,0 +1,40 @@
+// An in-process relay on a real port (127.0.0.1:0) logging to SQLite in a temp dir, and its Prometheus counters.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildRelay, type Relay, type RelayOptions } from '../../relay/app.ts';
+
+export interface TempRelay {
+  relay: Relay;
+  url: string;
+  /** Closes the relay, then removes its temp dir. */
+  close(): Promise<void>;
+}
+
+/** buildRelay with `dataFile` in a fresh temp dir named after `prefix`, listening on 127.0.0.1:0. */
+export async function startTempRelay(prefix: string, options: Omit<RelayOptions, 'dataFile'>): Promise<TempRelay> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const relay = await buildRelay({ ...options, dataFile: join(dir, 'relay.db') });
+  const url = await relay.listen(0);
+  return {
+    relay,
+    url,
+    async close() {
+      await relay.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The value of one sample in Prometheus text (`labels` as written between the braces); 0 when it is absent. */
+export function metricValue(text: string, name: string, labels = ''): number {
+  const prefix = labels ? `${name}{${labels}} ` : `${name} `;
+  const line = text.split('\n').find((l) => l.startsWith(prefix));
+  return line === undefined ? 0 : Number(line.slice(prefix.length));
+}
+
+/** Reads GET /metrics of the relay at `url` and returns one sample (see metricValue). */
+export async function fetchMetric(url: string, name: string, labels = ''): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return metricValue(text, name, labels);
+}

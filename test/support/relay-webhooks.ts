@@ -1,0 +1,46 @@
+// Notifications as the platform delivers them to a relay: POST /notifications/webhook?data.id=...&type=order, with
+// x-request-id and an x-signature signed as platform-facts "Webhooks" says (relay/signature.ts signatureHeader).
+import { randomUUID } from 'node:crypto';
+import { signatureHeader } from '../../relay/signature.ts';
+
+/** The relay's webhook route for one order (`relayUrl` is the relay's base URL). */
+export function webhookUrl(relayUrl: string, dataId: string): string {
+  return `${relayUrl}/notifications/webhook?data.id=${encodeURIComponent(dataId)}&type=order`;
+}
+
+export interface SignedWebhook {
+  secret: string;
+  /** data.id of the query string, and the id that is signed. */
+  dataId: string;
+  /** Sent as the body as is. */
+  body: string;
+  /** A fresh UUID by default. */
+  requestId?: string;
+  /** The signature's ts; the current time by default. */
+  tsSeconds?: number;
+  /** Added after the signed headers, so they may replace them. */
+  headers?: Record<string, string>;
+}
+
+/** POSTs one notification to the relay, signed with `secret` as the platform signs it. */
+export function postWebhook(relayUrl: string, webhook: SignedWebhook): Promise<Response> {
+  const requestId = webhook.requestId ?? randomUUID();
+  const tsSeconds = webhook.tsSeconds ?? Math.floor(Date.now() / 1000);
+  return fetch(webhookUrl(relayUrl, webhook.dataId), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': signatureHeader(webhook.secret, webhook.dataId, requestId, tsSeconds), ...webhook.headers },
+    body: webhook.body,
+  });
+}
+
+/** The relay's answer to a notification. */
+export interface Ack {
+  status: number;
+  body: { status?: string; id?: string; reason?: string; error?: string };
+}
+
+/** postWebhook, answered with the relay's JSON acknowledgement. */
+export async function postWebhookAck(relayUrl: string, webhook: SignedWebhook): Promise<Ack> {
+  const response = await postWebhook(relayUrl, webhook);
+  return { status: response.status, body: (await response.json()) as Ack['body'] };
+}
