@@ -4,6 +4,7 @@ import type { SandboxContext } from '../app.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, jsonBody, parseJson, rawBody, schemaError } from '../http/body.ts';
 import { ApiError } from '../http/replies.ts';
+import { replayOrRefuse } from '../http/idempotency-reply.ts';
 import { IdempotencyStore } from '../domain/idempotency.ts';
 import { chargebackRequestSchema, createPaymentIntentRequestSchema, createPaymentRequestSchema } from '../domain/legacy-schemas.ts';
 
@@ -21,12 +22,8 @@ export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext):
     const text = rawBody(request);
     const parsed = parseJson(text);
     const fingerprint = IdempotencyStore.fingerprint(request.method, PAYMENTS_PATH, parsed.ok ? canonicalJson(parsed.value) : text);
-    const previous = ctx.idempotency.lookup(token.user_id, key, fingerprint);
-    if (previous.kind === 'conflict') throw new ApiError('idempotency_key_already_used', ['X-Idempotency-Key']);
-    if (previous.kind === 'replay') {
-      reply.header('x-idempotent-replayed', 'true');
-      return reply.code(previous.status).send(previous.body);
-    }
+    const replayed = replayOrRefuse(ctx.idempotency, reply, token.user_id, key, fingerprint);
+    if (replayed) return replayed;
     if (!parsed.ok) throw new ApiError('property_type', ['body'], parsed.reason);
     const body = createPaymentRequestSchema.safeParse(parsed.value);
     if (!body.success) throw schemaError(body.error, parsed.value);

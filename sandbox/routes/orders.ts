@@ -3,6 +3,7 @@ import type { SandboxContext } from '../app.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, parseJson, rawBody, schemaError } from '../http/body.ts';
 import { ApiError } from '../http/replies.ts';
+import { replayOrRefuse } from '../http/idempotency-reply.ts';
 import { IdempotencyStore } from '../domain/idempotency.ts';
 import type { AccessTokenRecord } from '../state.ts';
 import { ORDER_ID_PATTERN } from '../../shared/schemas/common.ts';
@@ -80,12 +81,8 @@ async function idempotent(
   // Cancel and refund take no body: an absent body and {} are the same request (an SDK may send either on a retry).
   const value = parsed.ok && !(orderPath && isEmptyObject(parsed.value)) ? parsed.value : undefined;
   const fingerprint = IdempotencyStore.fingerprint(request.method, path, parsed.ok ? canonicalJson(value) : text);
-  const previous = ctx.idempotency.lookup(token.user_id, key, fingerprint);
-  if (previous.kind === 'conflict') throw new ApiError('idempotency_key_already_used', ['X-Idempotency-Key']);
-  if (previous.kind === 'replay') {
-    reply.header('x-idempotent-replayed', 'true');
-    return reply.code(previous.status).send(previous.body);
-  }
+  const replayed = replayOrRefuse(ctx.idempotency, reply, token.user_id, key, fingerprint);
+  if (replayed) return replayed;
   if (!parsed.ok) throw new ApiError('property_type', ['body'], parsed.reason);
   if (options.bodyless && value !== undefined) {
     const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : ['body'];
