@@ -4,7 +4,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import type { SecretName, TokenVault } from '../../../electron/core/ports.ts';
 import type { CreateOrderRequest } from '../../../shared/schemas/order.ts';
 import { PlatformHttp } from '../../../electron/core/platform/http.ts';
 import { OAuthClient } from '../../../electron/core/platform/oauth-client.ts';
@@ -13,20 +12,8 @@ import { authorizeViaLoopback } from '../../../electron/core/platform/loopback-a
 import { challengeS256 } from '../../../electron/core/platform/pkce.ts';
 import { memorySessionMetaStore, PlatformSession } from '../../../electron/core/platform/session.ts';
 import { AuthorizationError, PlatformError } from '../../../electron/core/platform/errors.ts';
+import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 
-class MemoryVault implements TokenVault {
-  readonly kind = 'memory' as const;
-  readonly items = new Map<SecretName, string>();
-  async get(name: SecretName) {
-    return this.items.get(name) ?? null;
-  }
-  async set(name: SecretName, value: string) {
-    this.items.set(name, value);
-  }
-  async delete(name: SecretName) {
-    this.items.delete(name);
-  }
-}
 
 const unescapeHtml = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '');

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import type { SecretName, TokenVault } from '../../../electron/core/ports.ts';
 import type { CreateOrderRequest } from '../../../shared/schemas/order.ts';
 import { PlatformHttp } from '../../../electron/core/platform/http.ts';
 import { OAuthClient } from '../../../electron/core/platform/oauth-client.ts';
@@ -14,23 +13,8 @@ import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { memorySessionMetaStore, PlatformSession } from '../../../electron/core/platform/session.ts';
 import { PlatformError, PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
 import type { RetryPolicy } from '../../../electron/core/platform/retry-policy.ts';
+import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 
-/** A vault in memory that remembers every secret it ever held, for the "no secret in an error" checks. */
-class MemoryVault implements TokenVault {
-  readonly kind = 'memory' as const;
-  readonly items = new Map<SecretName, string>();
-  readonly everHeld = new Set<string>();
-  async get(name: SecretName) {
-    return this.items.get(name) ?? null;
-  }
-  async set(name: SecretName, value: string) {
-    this.items.set(name, value);
-    this.everHeld.add(value);
-  }
-  async delete(name: SecretName) {
-    this.items.delete(name);
-  }
-}
 
 interface Seen {
   method: string;

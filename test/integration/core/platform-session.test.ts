@@ -5,7 +5,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import type { SecretName, TokenVault } from '../../../electron/core/ports.ts';
 import type { ConnectionState } from '../../../shared/kiosk-api.ts';
 import type { CreateOrderRequest } from '../../../shared/schemas/order.ts';
 import { PlatformHttp } from '../../../electron/core/platform/http.ts';
@@ -14,22 +13,8 @@ import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { challengeS256, createVerifier } from '../../../electron/core/platform/pkce.ts';
 import { memorySessionMetaStore, PlatformSession, type SessionMetaStore } from '../../../electron/core/platform/session.ts';
 import { PlatformError, ReconnectNeededError } from '../../../electron/core/platform/errors.ts';
+import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 
-class MemoryVault implements TokenVault {
-  readonly kind = 'memory' as const;
-  readonly items = new Map<SecretName, string>();
-  readonly everHeld = new Set<string>();
-  async get(name: SecretName) {
-    return this.items.get(name) ?? null;
-  }
-  async set(name: SecretName, value: string) {
-    this.items.set(name, value);
-    this.everHeld.add(value);
-  }
-  async delete(name: SecretName) {
-    this.items.delete(name);
-  }
-}
 
 interface Seen {
   method: string;

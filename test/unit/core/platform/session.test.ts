@@ -2,23 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessToken } from '../../../../shared/schemas/oauth.ts';
 import type { ConnectionState } from '../../../../shared/kiosk-api.ts';
-import type { SecretName, TokenVault } from '../../../../electron/core/ports.ts';
 import { memorySessionMetaStore, PlatformSession, type TokenEndpoint } from '../../../../electron/core/platform/session.ts';
 import { NotConnectedError, PlatformError, PlatformNetworkError, ReconnectNeededError } from '../../../../electron/core/platform/errors.ts';
+import { RecordingVault as MemoryVault } from '../../../support/recording-vault.ts';
 
-class MemoryVault implements TokenVault {
-  readonly kind = 'memory' as const;
-  readonly items = new Map<SecretName, string>();
-  async get(name: SecretName) {
-    return this.items.get(name) ?? null;
-  }
-  async set(name: SecretName, value: string) {
-    this.items.set(name, value);
-  }
-  async delete(name: SecretName) {
-    this.items.delete(name);
-  }
-}
 
 const LIFETIME_S = 1_000;
 let serial = 0;
