@@ -1,0 +1,53 @@
+import type { KioskApi, KioskEvent, KioskMethod, Result } from '../../../shared/kiosk-api.ts';
+import { KIOSK_METHODS } from '../../../shared/kiosk-api.ts';
+
+/** What the renderer talks to: the KioskApi contract and its event stream (style guide 2: one contract, one bridge). */
+export interface Bridge {
+  api: KioskApi;
+  subscribe(listener: (event: KioskEvent) => void): () => void;
+}
+
+const SECRET_KEY = 'kiosk-launch-secret';
+
+/**
+ * The web shell's bridge: POST /api/<method> with the per-launch secret, and GET /api/events (SSE). The secret comes
+ * once in the URL (?k=), is kept for this tab, and is removed from the address bar so it is not left on screen.
+ */
+export function webShellBridge(): Bridge {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('k');
+  if (fromUrl) {
+    sessionStorage.setItem(SECRET_KEY, fromUrl);
+    url.searchParams.delete('k');
+    history.replaceState(null, '', url.pathname + url.search + url.hash);
+  }
+  const secret = sessionStorage.getItem(SECRET_KEY) ?? '';
+  const call = async (method: KioskMethod, input: unknown): Promise<Result<unknown>> => {
+    try {
+      const response = await fetch(`/api/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-kiosk-secret': secret },
+        body: JSON.stringify(input ?? {}),
+      });
+      return (await response.json()) as Result<unknown>;
+    } catch {
+      return { ok: false, error: { code: 'shell_unreachable', message: 'The kiosk service is not answering.' } };
+    }
+  };
+  const api = Object.fromEntries(KIOSK_METHODS.map((m) => [m, (input: unknown) => call(m, input)])) as unknown as KioskApi;
+  return {
+    api,
+    subscribe(listener) {
+      const source = new EventSource(`/api/events?k=${encodeURIComponent(secret)}`);
+      const handler = (e: MessageEvent<string>) => listener(JSON.parse(e.data) as KioskEvent);
+      for (const type of ['order.updated', 'outbox.changed', 'connectivity.changed', 'session.changed']) source.addEventListener(type, handler as EventListener);
+      return () => source.close();
+    },
+  };
+}
+
+/** Electron's preload exposes the same shape as window.kiosk (issue 6); the web shell is the fallback. */
+export function createBridge(): Bridge {
+  const exposed = (window as unknown as { kiosk?: Bridge }).kiosk;
+  return exposed ?? webShellBridge();
+}
