@@ -19,6 +19,15 @@ test('shared/ typechecks with no Node or DOM types (it runs in every process)', 
   assert.equal('code' in result ? result.code : 0, 0, result.stdout);
 });
 
+test('the renderer (Svelte components and their TypeScript) typechecks with svelte-check', async () => {
+  const result = await run(bin('svelte-check'), ['--tsconfig', 'renderer/tsconfig.json', '--output', 'machine', '--fail-on-warnings'], { cwd: root }).catch(
+    (e: { stdout: string; code: number }) => e,
+  );
+  const errors = result.stdout.split('\n').filter((line) => / (ERROR|WARNING) /.test(line));
+  assert.deepEqual(errors, []);
+  assert.match(result.stdout, /COMPLETED \d+ FILES 0 ERRORS 0 WARNINGS/);
+});
+
 test('the layering lint is green over the whole tree', async () => {
   const eslint = new ESLint({ cwd: root });
   const results = await eslint.lintFiles(['.']);
