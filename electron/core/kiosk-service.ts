@@ -122,7 +122,9 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       setConnectivity({ platform: 'online', lastContactAt: new Date(clock.now()).toISOString() });
       return value;
     } catch (error) {
-      if (error instanceof PlatformNetworkError) setConnectivity({ platform: 'offline' });
+      // No answer, 429 or 5xx: for the cashier the platform is not there (the banner says so, and charges explain why).
+      // A 4xx is an answer: the platform is there and said no.
+      if (error instanceof PlatformError && error.retryable) setConnectivity({ platform: 'offline' });
       else if (error instanceof PlatformError && error.status > 0) setConnectivity({ platform: 'online', lastContactAt: new Date(clock.now()).toISOString() });
       throw error;
     }

@@ -110,6 +110,8 @@ test('issue 5: a refund while the platform is unreachable is queued, counted in 
     await k.page.getByTestId('refund-close').click();
     await k.page.getByTestId('outbox-count').waitFor({ timeout: 10_000 });
     assert.match((await k.page.getByTestId('outbox-count').textContent()) ?? '', /^1\b/);
+    // issue 5 "Offline": the banner says why, not only how many wait (a 503 is as unreachable as no network).
+    assert.match((await k.page.getByTestId('offline-banner').textContent()) ?? '', /Sin conexión con la plataforma de pagos/);
     assert.equal(await k.page.locator('[data-testid="outbox-item"]').count(), 1, 'the detail lists the queued refund');
     assert.equal(await k.page.getByTestId('refund').count(), 0, 'a queued full refund leaves nothing to refund');
     assert.equal(sandboxRefunds(k, order.id), 0, 'nothing reached the platform yet');

@@ -35,8 +35,9 @@ class I18n {
   /** A platform error code in words; unknown codes fall back to the platform's own message. */
   error = (error: { code: string; message: string }): string => {
     const key = `error.${error.code}`;
+    const params = { message: error.message || error.code };
     const known = tables[langOf(this.locale)][key] ?? tables.en[key];
-    return known ?? this.t('error.generic', { message: error.message });
+    return known !== undefined ? this.t(key, params) : this.t('error.generic', params);
   };
 }
 
