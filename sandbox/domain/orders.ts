@@ -4,8 +4,8 @@ import type { IdGenerator } from '../ids.ts';
 import { ApiError } from '../http/replies.ts';
 import type { AccessTokenRecord, OrderRecord, PaymentState, RefundState, SandboxState, SellerRecord } from '../state.ts';
 import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
-import { formatDuration, parseDuration } from '../../shared/duration.ts';
-import { buildMerchantQr } from '../../shared/emv-qr.ts';
+import { parseDuration } from '../../shared/duration.ts';
+import { sellerQr } from './sellers.ts';
 import { isSupportedCountry } from '../../shared/schemas/common.ts';
 import type { CreateOrderRequest, Order, RefundOrderRequest, RefundOrderResponse } from '../../shared/schemas/order.ts';
 import type { OrderAction } from '../../shared/schemas/notification.ts';
@@ -27,8 +27,6 @@ export interface OrderServiceOptions {
   /** How long a full refund stays `processing` on the sandbox clock before it becomes `processed` (seed 3.1). */
   refundProcessingSeconds: number;
 }
-
-const CITY_BY_COUNTRY: Record<string, string> = { AR: 'CABA', BR: 'Sao Paulo', CL: 'Santiago', UY: 'Montevideo' };
 
 export class OrderService {
   constructor(
@@ -138,15 +136,7 @@ export class OrderService {
     if (mode !== 'static') {
       // seed 2.5: qr_data only in dynamic and hybrid modes; platform-facts: an EMVCo payload identifying the order.
       order.qr_id = this.ids.uuid();
-      order.qr_data = buildMerchantQr({
-        pointOfInitiation: 'dynamic',
-        qrId: order.qr_id,
-        currency,
-        countryCode: seller.country_code,
-        merchantName: seller.name,
-        merchantCity: CITY_BY_COUNTRY[seller.country_code] ?? 'City',
-        reference: id,
-      });
+      order.qr_data = sellerQr(seller, { pointOfInitiation: 'dynamic', qrId: order.qr_id, reference: id });
     }
     this.state.orders.put(id, order);
     this.state.active.add(id);
@@ -404,10 +394,6 @@ export class OrderService {
     if (!seller) throw new ApiError('unauthorized', [], 'The token belongs to no seller.');
     return seller;
   }
-}
-
-export function expirationLabel(seconds: number): string {
-  return formatDuration(seconds);
 }
 
 function amount(text: string, currency: Currency, field: string): number {

@@ -8,6 +8,20 @@ import type { Seller } from '../../shared/schemas/sandbox-control.ts';
 
 const CITY: Record<string, string> = { AR: 'CABA', BR: 'Sao Paulo', CL: 'Santiago', UY: 'Montevideo' };
 
+/**
+ * The seller's EMVCo merchant QR (platform-facts "QR data"): static for the counter's printed QR (seed 4.3), dynamic for
+ * one order, whose id goes in the reference label so the payer page can resolve it.
+ */
+export function sellerQr(seller: SellerRecord, qr: { pointOfInitiation: 'static' | 'dynamic'; qrId: string; reference?: string }): string {
+  return buildMerchantQr({
+    ...qr,
+    currency: seller.currency ?? 'ARS',
+    countryCode: seller.country_code,
+    merchantName: seller.name,
+    merchantCity: CITY[seller.country_code] ?? 'City',
+  });
+}
+
 /** Sellers and their application credentials, as the platform's developer dashboard would make them. */
 export class SellerService {
   constructor(
@@ -53,13 +67,6 @@ export class SellerService {
 
   /** The counter's printed QR (static mode, seed 4.3): point of initiation 11, tied to the POS. */
   staticQr(seller: SellerRecord, qrId: string): string {
-    return buildMerchantQr({
-      pointOfInitiation: 'static',
-      qrId,
-      currency: seller.currency ?? 'ARS',
-      countryCode: seller.country_code,
-      merchantName: seller.name,
-      merchantCity: CITY[seller.country_code] ?? 'City',
-    });
+    return sellerQr(seller, { pointOfInitiation: 'static', qrId });
   }
 }
