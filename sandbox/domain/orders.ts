@@ -245,16 +245,6 @@ export class OrderService {
   }
 
   /**
-   * Applies what is due on the clock to the order `id`, if it exists. Routes call this in a transaction of its own
-   * before an operation that may be refused: the refusal rolls its transaction back, and an expiry noticed inside it
-   * would then be lost from the data file while kept in memory (and its webhook with it).
-   */
-  settle(id: string): void {
-    const order = this.state.orders.get(id);
-    if (order) this.advance(order);
-  }
-
-  /**
    * Applies what the clock says is due to one order: expiry (seed 3.1, 6.3) and full-refund completion. The change is
    * dated when it fell due, not when a sweep or a request noticed it, so last_updated_date does not depend on timing.
    */

@@ -40,8 +40,6 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.post('/sandbox/orders/:id/scan', async (request, reply) => {
     const { id } = request.params as { id: string };
-    // Commit what the clock already made due (an expiry) on its own, so a refused scan cannot roll it back.
-    ctx.state.transaction(() => ctx.orders.settle(id));
     const order = ctx.state.transaction(() => ctx.orders.scan(id));
     return reply.code(200).send(ctx.orders.render(order));
   });
@@ -49,7 +47,6 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
   app.post('/sandbox/orders/:id/pay', async (request, reply) => {
     const { id } = request.params as { id: string };
     const body = parseBody(request, payOrderRequestSchema);
-    ctx.state.transaction(() => ctx.orders.settle(id));
     const order = ctx.state.transaction(() => ctx.orders.pay(id, body));
     await ctx.sweep();
     return reply.code(200).send(ctx.orders.render(order));

@@ -88,8 +88,6 @@ async function idempotent(
     const fields = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : ['body'];
     throw new ApiError('unsupported_properties', fields, 'This request takes no body.');
   }
-  // seed 3.1: an expiry or refund completion that fell due is committed on its own, whatever the operation answers.
-  if (orderPath) ctx.state.transaction(() => ctx.orders.settle(orderId));
   const result = ctx.state.transaction(() => {
     const outcome = operation(token, value, orderId);
     ctx.idempotency.remember(token.user_id, key, fingerprint, outcome.status, outcome.body);
