@@ -160,7 +160,8 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     clock,
     random,
     onChange: orderChanged,
-    onConnectivity: (c) => setConnectivity({ relay: c.relay === 'live' ? 'live' : options.relay && c.relay === 'connecting' ? 'polling' : c.relay === 'offline' && options.relay ? 'polling' : 'offline' }),
+    // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
+    onConnectivity: (c) => setConnectivity({ relay: c.relay === 'live' ? 'live' : options.relay ? 'polling' : 'offline' }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
