@@ -17,6 +17,8 @@ import {
 export class FetchOrdersPort implements OrdersPort {
   /** Every write this port sent, for tests that check the key was reused. */
   readonly sent: Array<{ method: string; path: string; key: string | null }> = [];
+  /** Every order id read with GET, for tests that check what was reconciled. */
+  readonly gets: string[] = [];
 
   constructor(
     private readonly baseUrl: string,
@@ -28,6 +30,7 @@ export class FetchOrdersPort implements OrdersPort {
     return orderSchema.parse(await this.#call('POST', '/v1/orders', body, options.idempotencyKey));
   }
   async get(id: string): Promise<Order> {
+    this.gets.push(id);
     return orderSchema.parse(await this.#call('GET', `/v1/orders/${encodeURIComponent(id)}`));
   }
   async cancel(id: string, options: WriteOptions): Promise<Order> {

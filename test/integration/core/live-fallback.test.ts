@@ -12,9 +12,9 @@ import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../..
 import type { RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { PlatformHttp } from '../../../electron/core/platform/http.ts';
-import { PlatformNetworkError, platformErrorFrom } from '../../../electron/core/platform/errors.ts';
 import type { OrdersPort } from '../../../electron/core/ports.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
+import { FetchOrdersPort } from '../../support/orders-port.ts';
 
 const KEY = 'kiosk-key-live-fallback-test-0001';
 
@@ -64,29 +64,8 @@ async function startRelay(): Promise<{ relay: Relay; url: string }> {
   };
 }
 
-/** The kiosk's OrdersPort, reduced to a plain fetch GET against the sandbox. */
-function sandboxOrders(): OrdersPort & { gets: string[] } {
-  const gets: string[] = [];
-  const notUsed = () => Promise.reject(new Error('not used by live status'));
-  return {
-    gets,
-    async get(id: string): Promise<Order> {
-      gets.push(id);
-      let response: Response;
-      try {
-        response = await fetch(`${h.url}/v1/orders/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${seller.token}` } });
-      } catch (error) {
-        throw new PlatformNetworkError(String((error as { cause?: { code?: string } }).cause?.code ?? 'fetch_failed'));
-      }
-      const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw platformErrorFrom(response.status, body);
-      return orderSchema.parse(body);
-    },
-    create: notUsed,
-    cancel: notUsed,
-    refund: notUsed,
-  };
-}
+/** The kiosk's OrdersPort, reduced to plain fetch against the sandbox, recording its GETs. */
+const sandboxOrders = () => new FetchOrdersPort(h.url, seller.token);
 
 /**
  * A kiosk's live status as issue 4 wires it, with short intervals for tests. Every change is recorded with the relay

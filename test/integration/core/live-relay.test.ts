@@ -11,9 +11,8 @@ import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } f
 import { MemoryTrackedOrderStore, OrderTracker, isNonFinal } from '../../../electron/core/live/order-tracker.ts';
 import { RelaySubscriber, type RelayEvent, type RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';
 import { OrderPoller } from '../../../electron/core/live/order-poller.ts';
-import { PlatformNetworkError, platformErrorFrom } from '../../../electron/core/platform/errors.ts';
-import type { OrdersPort } from '../../../electron/core/ports.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
+import { FetchOrdersPort } from '../../support/orders-port.ts';
 
 const KEY = 'kiosk-key-live-relay-test-000001';
 const RETENTION_MS = 60_000;
@@ -57,29 +56,8 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The kiosk's OrdersPort, reduced to a plain fetch GET against the sandbox (the real client has its own tests). */
-function sandboxOrders(): OrdersPort & { gets: string[] } {
-  const gets: string[] = [];
-  const notUsed = () => Promise.reject(new Error('not used by live status'));
-  return {
-    gets,
-    async get(id: string): Promise<Order> {
-      gets.push(id);
-      let response: Response;
-      try {
-        response = await fetch(`${h.url}/v1/orders/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${seller.token}` } });
-      } catch (error) {
-        throw new PlatformNetworkError(String((error as { cause?: { code?: string } }).cause?.code ?? 'fetch_failed'));
-      }
-      const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw platformErrorFrom(response.status, body);
-      return orderSchema.parse(body);
-    },
-    create: notUsed,
-    cancel: notUsed,
-    refund: notUsed,
-  };
-}
+/** The kiosk's OrdersPort, reduced to plain fetch against the sandbox, recording its GETs. */
+const sandboxOrders = () => new FetchOrdersPort(h.url, seller.token);
 
 function memoryCursor(initial: string | null = null) {
   let value = initial;
