@@ -75,9 +75,43 @@ export interface KioskOrder {
   refundedAmount: string | null;
   paymentMethod: { id: string | null; type: string | null; installments: number | null } | null;
   refunds: Array<{ id: string; amount: string; status: string }>;
+  /** The item lines the order was created with (seed: items[]); empty when it was charged as a bare amount. */
+  items: OrderItem[];
+  /** The payment's reference at the platform (the payment id), for the receipt; null until paid. */
+  paymentId: string | null;
   /** Refunds and cancels waiting in the outbox for this order. */
   pending: OutboxItem[];
 }
+
+export interface OrderItem {
+  title: string;
+  /** Decimal string in the order's currency. */
+  unitPrice: string;
+  quantity: number;
+  unitMeasure: string;
+  externalCode: string | null;
+}
+
+/** A product of the kiosk's local catalog (issue 5 "Sale"): what the cashier taps to add an item line. */
+export interface CatalogItem {
+  id: string;
+  title: string;
+  /** Decimal string in the seller's currency (no decimals for CLP). */
+  unitPrice: string;
+  unitMeasure: string;
+  externalCode: string | null;
+  updatedAt: string;
+}
+
+/** What a CSV import did. An import with any bad row changes nothing and fails with code `invalid_csv`. */
+export interface CatalogImportReport {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+export const COUNTRY_CODES = ['AR', 'BR', 'CL', 'UY'] as const;
+export type CountryCode = (typeof COUNTRY_CODES)[number];
 
 export interface KioskSettings {
   posId: string;
@@ -86,17 +120,34 @@ export interface KioskSettings {
   expiration: string;
   language: 'es-AR' | 'es-CL' | 'es-UY' | 'pt-BR' | 'en';
   relayUrl: string | null;
+  /** Whether a relay key is kept (in the vault, never shown again). */
+  relayKeySet: boolean;
   platformUrl: string | null;
+  /** The seller's country: sets the currency. Fixed by training; chosen by the manager when connecting a real account. */
+  countryCode: CountryCode | null;
+  /** The store's name as printed on receipts. */
+  storeName: string | null;
+  /** The printer receipts go to silently (Electron); null: the system's default printer, or the print dialog. */
+  printerName: string | null;
   hasPin: boolean;
 }
 
 const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+const printable = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\p{Cc}]*$/u, 'no control characters');
+const catalogItemInput = z.strictObject({
+  /** Absent: a new item. */
+  id: z.string().min(1).max(64).optional(),
+  title: printable(150),
+  unitPrice: decimalString,
+  unitMeasure: printable(10),
+  externalCode: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _, at most 64').nullable().optional(),
+});
 
 export const kioskInputs = {
   getSession: z.strictObject({}),
   connect: z.discriminatedUnion('method', [
-    z.strictObject({ method: z.literal('client_credentials'), clientId: z.string().min(1).max(64), clientSecret: z.string().min(1).max(256), pin }),
-    z.strictObject({ method: z.literal('authorization_code'), clientId: z.string().min(1).max(64), clientSecret: z.string().min(1).max(256), pin }),
+    z.strictObject({ method: z.literal('client_credentials'), clientId: z.string().min(1).max(64), clientSecret: z.string().min(1).max(256), countryCode: z.enum(COUNTRY_CODES).optional(), pin }),
+    z.strictObject({ method: z.literal('authorization_code'), clientId: z.string().min(1).max(64), clientSecret: z.string().min(1).max(256), countryCode: z.enum(COUNTRY_CODES).optional(), pin }),
   ]),
   disconnect: z.strictObject({ pin }),
   createOrder: z.strictObject({
@@ -135,8 +186,21 @@ export const kioskInputs = {
       expiration: z.string().regex(/^P/).max(32).optional(),
       language: z.enum(['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en']).optional(),
       relayUrl: z.url().nullable().optional(),
+      /** Kept in the vault, never in the database; null forgets it. */
+      relayKey: z.string().min(8).max(256).nullable().optional(),
+      countryCode: z.enum(COUNTRY_CODES).optional(),
+      storeName: printable(64).nullable().optional(),
+      printerName: printable(128).nullable().optional(),
     }),
   }),
+  listCatalog: z.strictObject({}),
+  saveCatalogItem: z.strictObject({ pin, item: catalogItemInput }),
+  deleteCatalogItem: z.strictObject({ pin, id: z.string().min(1).max(64) }),
+  /** CSV with a header row naming title, unit_price, unit_measure and (optionally) external_code; at most 1 MB. */
+  importCatalog: z.strictObject({ pin, csv: z.string().min(1).max(1_000_000) }),
+  /** Prints the order's 80 mm receipt. `printed: false`: this shell has no silent printing; show the print dialog. */
+  printReceipt: z.strictObject({ id: orderId }),
+  listPrinters: z.strictObject({}),
   setPin: z.strictObject({ currentPin: pin.optional(), newPin: pin }),
   verifyPin: z.strictObject({ pin }),
   /** Training mode only: the "customer pays" button approves through the sandbox. */
@@ -163,6 +227,12 @@ export interface KioskOutputs {
   setPin: { hasPin: true };
   verifyPin: { valid: true };
   simulatePayment: KioskOrder;
+  listCatalog: CatalogItem[];
+  saveCatalogItem: CatalogItem;
+  deleteCatalogItem: { deleted: true };
+  importCatalog: CatalogImportReport;
+  printReceipt: { printed: boolean };
+  listPrinters: string[];
 }
 
 /** The API the renderer sees: every method takes its validated input and resolves to a Result. */

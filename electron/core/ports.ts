@@ -57,3 +57,13 @@ export interface OrderUpdate {
   version: number | null;
   source: 'relay' | 'poll' | 'get' | 'create';
 }
+
+/**
+ * Silent receipt printing (issue 6 "Receipts"), provided by the Electron shell; the web shell has none and the
+ * renderer falls back to the print dialog. `print` renders the order's 80 mm receipt and sends it to `printerName`
+ * (null: the system default), rejecting when the printer refuses it.
+ */
+export interface ReceiptPrinter {
+  list(): Promise<string[]>;
+  print(orderId: string, printerName: string | null): Promise<void>;
+}
