@@ -27,6 +27,17 @@ export function toKioskOrder(order: Order, pending: OutboxItem[]): KioskOrder {
       ? { id: payment.payment_method.id ?? null, type: payment.payment_method.type ?? null, installments: payment.payment_method.installments ?? null }
       : null,
     refunds: (order.transactions.refunds ?? []).map((r) => ({ id: r.id, amount: r.amount, status: r.status })),
+    items: (order.items ?? []).map((item) => ({
+      title: item.title,
+      unitPrice: item.unit_price,
+      quantity: item.quantity,
+      unitMeasure: item.unit_measure,
+      externalCode: item.external_code ?? null,
+    })),
+    // seed 2.8: reference_id is "the payment identifier associated with the order" (the payment's id at the platform,
+    // what a receipt quotes); the transaction's own id (PAY…) is only the handle for a partial refund. It appears once
+    // the payment is made.
+    paymentId: payment?.reference_id ?? null,
     pending: pending.filter((item) => item.orderId === order.id && (item.state === 'queued' || item.state === 'sending' || item.state === 'failed')),
   };
 }

@@ -1,16 +1,18 @@
 import { EventEmitter } from 'node:events';
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type Database from 'better-sqlite3';
-import type { Clock, Logger, OrdersPort, Random, TokenVault } from './ports.ts';
+import { VaultUnavailableError, type Clock, type Logger, type OrdersPort, type Random, type ReceiptPrinter, type TokenVault } from './ports.ts';
 import { openKioskDatabase } from './store/database.ts';
-import { OrdersRepo } from './store/orders-repo.ts';
+import { DamagedRowError, OrdersRepo } from './store/orders-repo.ts';
 import { OperationsRepo } from './store/operations-repo.ts';
 import { SettingsRepo, type KeyValue } from './store/settings-repo.ts';
 import { AuditLog } from './store/audit-log.ts';
 import { Outbox, OutboxRefusedError } from './outbox/outbox.ts';
 import { createOrderOnce } from './orders/create-order.ts';
+import { orderItems } from './orders/order-items.ts';
+import { Catalog, CatalogError } from './catalog/catalog-service.ts';
+import { applyPatch, effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
 import { recover } from './recovery.ts';
 import { LiveStatus } from './live/live-status.ts';
 import { PlatformHttp } from './platform/http.ts';
@@ -20,8 +22,8 @@ import { OrdersClient } from './platform/orders-client.ts';
 import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
 import { ManagerPin, type PinRecord } from './pin.ts';
 import { toKioskOrder } from './kiosk-order.ts';
-import type { Connectivity, KioskApi, KioskError, KioskEvent, KioskInput, KioskOrder, KioskSettings, Result, SessionState } from '../../shared/kiosk-api.ts';
-import { COUNTRY_CURRENCY, isSupportedCountry } from '../../shared/schemas/common.ts';
+import { COUNTRY_CODES, type Connectivity, type CountryCode, type KioskApi, type KioskError, type KioskEvent, type KioskInput, type KioskOrder, type KioskSettings, type Result, type SessionState } from '../../shared/kiosk-api.ts';
+import { COUNTRY_CURRENCY } from '../../shared/schemas/common.ts';
 import type { CreateOrderRequest, Order } from '../../shared/schemas/order.ts';
 import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
 import { parseDuration } from '../../shared/duration.ts';
@@ -30,6 +32,10 @@ export interface KioskCoreOptions {
   /** Folder of the kiosk's database (kiosk.sqlite). */
   dataDir: string;
   platformUrl: string;
+  /**
+   * The launch's relay (training: the embedded one). What a manager saves in the settings (relayUrl, relayKey)
+   * overrides it; its key is only ever sent to its own URL.
+   */
   relay: { url: string; key: string } | null;
   vault: TokenVault;
   /** Shown to the manager when the vault is memory (training without a keychain). */
@@ -42,6 +48,8 @@ export interface KioskCoreOptions {
   logger?: Logger;
   /** Opens the platform's authorization page in the system browser (authorization_code flow). */
   openBrowser?: (url: string) => Promise<void>;
+  /** Silent receipt printing (issue 6, the Electron shell); absent: printReceipt answers printed: false. */
+  printer?: ReceiptPrinter;
   pollIntervalMs?: number;
 }
 
@@ -52,17 +60,6 @@ export interface KioskCore {
   stop(): Promise<void>;
 }
 
-const settingsSchema = z.object({
-  posId: z.string(),
-  qrMode: z.enum(['static', 'dynamic', 'hybrid']),
-  expiration: z.string(),
-  language: z.enum(['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en']),
-  relayUrl: z.string().nullable(),
-  countryCode: z.string().nullable(),
-});
-type StoredSettings = z.infer<typeof settingsSchema>;
-
-const LANGUAGE_BY_COUNTRY: Record<string, StoredSettings['language']> = { AR: 'es-AR', CL: 'es-CL', UY: 'es-UY', BR: 'pt-BR' };
 const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
@@ -83,16 +80,24 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
   const emit = (event: KioskEvent) => emitter.emit('event', event);
 
   const training = options.training ?? null;
-  const defaults: StoredSettings = {
+  const launch: LaunchDefaults = {
     posId: training?.posId ?? 'CAJA-1',
-    qrMode: 'dynamic',
-    expiration: 'PT5M',
-    language: LANGUAGE_BY_COUNTRY[training?.countryCode ?? ''] ?? 'es-AR',
-    relayUrl: options.relay?.url ?? null,
-    countryCode: training?.countryCode ?? null,
+    trainingCountry: training && isCountryCode(training.countryCode) ? training.countryCode : null,
+    relay: options.relay,
   };
-  const settingsKv = settingsRepo.kv('kiosk_settings', settingsSchema);
-  const settings = (): StoredSettings => ({ ...defaults, ...(settingsKv.get() ?? {}) });
+  const settingsKv = settingsRepo.kv('kiosk_settings', storedSettingsSchema);
+  const settings = () => effectiveSettings(settingsKv.get() ?? {}, launch);
+  const catalog = new Catalog({ db, audit, clock, newId: () => randomUUID() });
+
+  // The relay key a manager saved lives in the vault (never in the database); read once here, kept up to date by
+  // updateSettings. A vault that cannot be read leaves the launch's relay, if any, in force.
+  let savedRelayKey: string | null = null;
+  try {
+    savedRelayKey = await options.vault.get('relay_key');
+  } catch (error) {
+    logger.warn('the relay key could not be read from the vault', { code: error instanceof VaultUnavailableError ? error.code : 'unknown' });
+  }
+  let activeRelay = effectiveRelay(settings(), savedRelayKey, launch);
 
   const http = new PlatformHttp({ baseUrl: options.platformUrl, clock, random, ...(options.fetch ? { fetch: options.fetch } : {}), logger });
   const session = new PlatformSession({
@@ -107,7 +112,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
   const pin = new ManagerPin(loadSave(settingsRepo.kv<PinRecord>('manager_pin')), clock);
 
   // Every platform call passes here, so "is the platform reachable" is what the last call found (issue 5: offline banner).
-  let connectivity: Connectivity = { platform: 'online', relay: options.relay ? 'polling' : 'offline', lastContactAt: null };
+  let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null };
   const setConnectivity = (change: Partial<Connectivity>) => {
     const next = { ...connectivity, ...change };
     if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt) return;
@@ -151,7 +156,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     onOrder: orderChanged,
   });
   const live = new LiveStatus({
-    relay: options.relay,
+    relay: activeRelay,
     cursor: settingsRepo.kv<string>('relay_cursor'),
     orders,
     store: ordersRepo,
@@ -161,10 +166,26 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     random,
     onChange: orderChanged,
     // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
-    onConnectivity: (c) => setConnectivity({ relay: c.relay === 'live' ? 'live' : options.relay ? 'polling' : 'offline' }),
+    onConnectivity: (c) => setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline' }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
+
+  // Settings: a new relay URL or key takes effect at once (issue 5 settings): the old stream is closed and the new one
+  // opened, one change after the other; the poller covers the gap.
+  let relayChange: Promise<void> = Promise.resolve();
+  const reconfigureRelay = (): void => {
+    relayChange = relayChange
+      .then(async () => {
+        const next = effectiveRelay(settings(), savedRelayKey, launch);
+        if (next?.url === activeRelay?.url && next?.key === activeRelay?.key) return;
+        const otherRelay = !(next && activeRelay && sameUrl(next.url, activeRelay.url));
+        activeRelay = next;
+        setConnectivity({ relay: next ? 'polling' : 'offline' });
+        await live.setRelay(next, otherRelay);
+      })
+      .catch((error: unknown) => logger.warn('switching the relay failed', { error: error instanceof Error ? error.name : 'unknown' }));
+  };
 
   function sessionState(): SessionState {
     const s = settings();
@@ -175,7 +196,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       vault: options.vault.kind,
       userId: session.userId,
       countryCode: country,
-      currency: country && isSupportedCountry(country) ? COUNTRY_CURRENCY[country] : null,
+      currency: country ? COUNTRY_CURRENCY[country] : null,
       posId: s.posId,
       problem: session.state === 'reconnect_needed' ? 'The account must be connected again by a manager.' : (options.vaultWarning ?? null),
     };
@@ -183,8 +204,34 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
 
   function settingsView(): KioskSettings {
     const s = settings();
-    return { posId: s.posId, qrMode: s.qrMode, expiration: s.expiration, language: s.language, relayUrl: s.relayUrl, platformUrl: options.platformUrl, hasPin: pin.isSet() };
+    return {
+      posId: s.posId,
+      qrMode: s.qrMode,
+      expiration: s.expiration,
+      language: s.language,
+      relayUrl: s.relayUrl,
+      // A key is kept for the relay: the one the manager saved, or the launch's for its own relay.
+      relayKeySet: savedRelayKey !== null || (launch.relay !== null && s.relayUrl !== null && sameUrl(launch.relay.url, s.relayUrl)),
+      platformUrl: options.platformUrl,
+      countryCode: s.countryCode,
+      storeName: s.storeName,
+      printerName: s.printerName,
+      hasPin: pin.isSet(),
+    };
   }
+
+  const currencyNow = (): Currency | null => {
+    const country = settings().countryCode;
+    return country ? COUNTRY_CURRENCY[country] : null;
+  };
+  const noCountry = (): { ok: false; error: KioskError } => ({
+    ok: false,
+    error: { code: 'no_country', message: "The seller's country is not known yet; set it up in settings." },
+  });
+  const trainingFixed = (): { ok: false; error: KioskError } => ({
+    ok: false,
+    error: { code: 'training_fixed', message: "Training mode's country is fixed by the training store; connect a real account to choose one." },
+  });
 
   const orderView = (order: Order): KioskOrder => toKioskOrder(order, outbox.list());
 
@@ -198,6 +245,13 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
 
   const fail = (error: unknown): { ok: false; error: KioskError } => {
     if (error instanceof OutboxRefusedError) return { ok: false, error: { code: error.code, message: error.message } };
+    if (error instanceof CatalogError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+    if (error instanceof DamagedRowError) {
+      // style guide 10: a damaged stored row is named, never shown as something else. Its message holds no secret.
+      logger.error('damaged row in the kiosk database', { table: error.table, row: error.rowId, reason: error.reason });
+      return { ok: false, error: { code: 'damaged_data', message: `${error.message}. Ask for support; the rest of the kiosk keeps working.` } };
+    }
+    if (error instanceof VaultUnavailableError) return { ok: false, error: { code: error.code, message: error.message } };
     if (error instanceof PlatformNetworkError) {
       return { ok: false, error: { code: 'offline', message: 'The payment platform cannot be reached; check the internet connection.' } };
     }
@@ -220,6 +274,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       return ok(sessionState());
     },
     async connect(input: KioskInput<'connect'>) {
+      if (training && input.countryCode !== undefined && input.countryCode !== settings().countryCode) return trainingFixed();
       // First run: the PIN given here becomes the manager PIN; afterwards connecting needs it.
       if (pin.isSet()) {
         const problem = await requirePin(input.pin);
@@ -237,7 +292,15 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       } catch (error) {
         return fail(error);
       }
-      audit.append({ actor: 'manager', action: 'session.connect', subject: input.clientId, detail: { method: input.method } });
+      // The platform's token does not say the seller's country, so the manager names it (it sets the currency).
+      if (!training && input.countryCode !== undefined) settingsKv.set(applyPatch(settingsKv.get() ?? {}, { countryCode: input.countryCode }, launch));
+      audit.append({
+        actor: 'manager',
+        action: 'session.connect',
+        subject: input.clientId,
+        detail: { method: input.method, ...(input.countryCode !== undefined ? { countryCode: input.countryCode } : {}) },
+      });
+      emit({ type: 'session.changed', session: sessionState() });
       return ok(sessionState());
     },
     async disconnect(input) {
@@ -250,11 +313,13 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     async createOrder(input) {
       if (session.state !== 'connected') return { ok: false, error: { code: 'not_connected', message: 'The kiosk is not connected to the payment platform.' } };
       const s = settings();
-      const currency = sessionState().currency;
-      if (!currency) return { ok: false, error: { code: 'no_country', message: "The seller's country is not known yet; set it up in settings." } };
+      const currency = currencyNow();
+      if (!currency) return noCountry();
       const total = parseAmount(input.amount, currency);
       if (!total.ok || total.minor === 0) return { ok: false, error: { code: 'invalid_amount', message: total.ok ? 'The amount must be greater than zero.' : total.reason } };
       const amount = formatAmount(total.minor, currency);
+      const lines = orderItems(input.items, total.minor, currency);
+      if (!lines.ok) return { ok: false, error: lines.error };
       const request: CreateOrderRequest = {
         type: 'qr',
         external_reference: nextReference(),
@@ -263,17 +328,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
         expiration_time: parseDuration(s.expiration).ok ? s.expiration : 'PT5M',
         config: { qr: { external_pos_id: s.posId, mode: s.qrMode } },
         transactions: { payments: [{ amount }] },
-        ...(input.items && input.items.length > 0
-          ? {
-              items: input.items.map((item) => ({
-                title: item.title,
-                unit_price: canonical(item.unitPrice, currency),
-                quantity: item.quantity,
-                unit_measure: item.unitMeasure,
-                ...(item.externalCode ? { external_code: item.externalCode } : {}),
-              })),
-            }
-          : {}),
+        ...(lines.items ? { items: lines.items } : {}),
       };
       try {
         // createOrderOnce stores the order; the screens hear of it here (the tracker would see nothing newer).
@@ -335,7 +390,11 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       return ok(ordersRepo.list({ ...(input.query ? { query: input.query } : {}), ...(input.since ? { since: input.since } : {}), ...(input.limit ? { limit: input.limit } : {}) }).map((s) => orderView(s.order)));
     },
     async listOutbox() {
-      return ok(outbox.list());
+      try {
+        return ok(outbox.list());
+      } catch (error) {
+        return fail(error);
+      }
     },
     async retryOutboxItem(input) {
       const problem = await requirePin(input.pin);
@@ -361,15 +420,105 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     async updateSettings(input) {
       const problem = await requirePin(input.pin);
       if (problem) return { ok: false, error: problem };
-      if (input.patch.expiration !== undefined) {
-        const d = parseDuration(input.patch.expiration);
+      const { relayKey, ...patch } = input.patch;
+      if (patch.expiration !== undefined) {
+        const d = parseDuration(patch.expiration);
         if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: { code: 'invalid_expiration', message: 'Expiration must be between PT30S and PT3600H.' } };
       }
-      const next: StoredSettings = { ...settings() };
-      for (const [key, value] of Object.entries(input.patch)) if (value !== undefined) (next as Record<string, unknown>)[key] = value;
-      settingsKv.set(next);
-      audit.append({ actor: 'manager', action: 'settings.changed', subject: null, detail: { ...input.patch } });
+      if (patch.relayUrl && !/^https?:$/.test(new URL(patch.relayUrl).protocol)) {
+        return { ok: false, error: { code: 'invalid_relay_url', message: 'The relay URL must start with http:// or https://.' } };
+      }
+      if (patch.countryCode !== undefined && training) {
+        if (patch.countryCode !== settings().countryCode) return trainingFixed();
+        delete patch.countryCode;
+      }
+      try {
+        // The vault first: if the keychain refuses, nothing else has changed.
+        if (relayKey === null) await options.vault.delete('relay_key');
+        else if (relayKey !== undefined) await options.vault.set('relay_key', relayKey);
+        if (relayKey !== undefined) savedRelayKey = relayKey;
+        // Only what the manager set is stored; the launch's defaults stay defaults (see settings/kiosk-settings.ts).
+        settingsKv.set(applyPatch(settingsKv.get() ?? {}, patch, launch));
+      } catch (error) {
+        return fail(error);
+      }
+      audit.append({
+        actor: 'manager',
+        action: 'settings.changed',
+        subject: null,
+        // Never the key itself: only that it changed.
+        detail: { ...patch, ...(relayKey !== undefined ? { relayKey: relayKey === null ? 'forgotten' : 'replaced' } : {}) },
+      });
+      if (relayKey !== undefined || patch.relayUrl !== undefined) reconfigureRelay();
+      if (patch.countryCode !== undefined || patch.posId !== undefined) emit({ type: 'session.changed', session: sessionState() });
       return ok(settingsView());
+    },
+    async listCatalog() {
+      const currency = currencyNow();
+      if (!currency) return noCountry();
+      try {
+        return ok(catalog.list(currency));
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async saveCatalogItem(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      const currency = currencyNow();
+      if (!currency) return noCountry();
+      try {
+        return ok(catalog.save(input.item, currency, 'manager'));
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async deleteCatalogItem(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      if (!currencyNow()) return noCountry();
+      try {
+        catalog.delete(input.id, 'manager');
+        return ok({ deleted: true as const });
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async importCatalog(input) {
+      const problem = await requirePin(input.pin);
+      if (problem) return { ok: false, error: problem };
+      const currency = currencyNow();
+      if (!currency) return noCountry();
+      try {
+        return ok(catalog.import(input.csv, currency, 'manager'));
+      } catch (error) {
+        return fail(error);
+      }
+    },
+    async printReceipt(input) {
+      let stored;
+      try {
+        stored = ordersRepo.load(input.id);
+      } catch (error) {
+        return fail(error);
+      }
+      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      if (!options.printer) return ok({ printed: false });
+      try {
+        await options.printer.print(input.id, settings().printerName);
+      } catch (error) {
+        const reason = error instanceof Error && error.message ? error.message.replace(/\s+/g, ' ').slice(0, 200) : 'no reason given';
+        logger.warn('receipt printing failed', { order: input.id, reason });
+        return { ok: false, error: { code: 'print_failed', message: `The receipt could not be printed (${reason}); check the printer, or print from the dialog.` } };
+      }
+      return ok({ printed: true });
+    },
+    async listPrinters() {
+      try {
+        return ok((await options.printer?.list()) ?? []);
+      } catch {
+        return { ok: false, error: { code: 'printers_unavailable', message: 'The list of printers could not be read from the system.' } };
+      }
     },
     async setPin(input) {
       const result = pin.set(input.newPin, input.currentPin);
@@ -432,6 +581,8 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     },
     async stop() {
       await live.stop();
+      // A relay switch in progress finishes (without starting a stream: live is stopped) before the database closes.
+      await relayChange;
       await outbox.stop();
       db.close();
     },
@@ -443,7 +594,6 @@ function loadSave<T>(kv: KeyValue<T>): { load(): T | null; save(value: T | null)
   return { load: () => kv.get(), save: (value) => (value === null ? kv.delete() : kv.set(value)) };
 }
 
-function canonical(text: string, currency: Currency): string {
-  const parsed = parseAmount(text, currency);
-  return parsed.ok ? formatAmount(parsed.minor, currency) : text;
+function isCountryCode(code: string): code is CountryCode {
+  return (COUNTRY_CODES as readonly string[]).includes(code);
 }

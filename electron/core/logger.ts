@@ -38,6 +38,9 @@ const SECRET_KEYS = new Set([
   'apikey',
   'xapikey',
   'codeverifier',
+  // The relay's kiosk key (relay README "Kiosk keys"), under the names the settings and the launch give it.
+  'relaykey',
+  'kioskkey',
   'pin',
   'currentpin',
   'newpin',

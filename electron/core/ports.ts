@@ -15,8 +15,11 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** Secrets the vault holds (issue 4: access token, refresh token, client secret). */
-export const SECRET_NAMES = ['access_token', 'refresh_token', 'client_secret'] as const;
+/**
+ * Secrets the vault holds (issue 4: access token, refresh token, client secret), and the relay's kiosk key a manager
+ * enters in the settings (relay README "Kiosk keys"): it opens the store's event stream, so it is kept like a token.
+ */
+export const SECRET_NAMES = ['access_token', 'refresh_token', 'client_secret', 'relay_key'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import type { KioskApi, KioskEvent } from '../../shared/kiosk-api.ts';
+import type { KioskApi, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
 import { dispatch, isKioskMethod } from '../core/api-dispatch.ts';
 
 export interface EventSource {
@@ -29,6 +29,12 @@ export interface WebShell {
 }
 
 const MAX_BODY = 64 * 1024;
+/**
+ * importCatalog carries a CSV of up to 1,000,000 characters (kiosk-api). In UTF-8 a character takes up to 3 bytes
+ * (accents 2, other scripts 3), and JSON doubles a quote or a line break: 3 MB covers any real file, plus room for the
+ * envelope. Every other method keeps the small limit.
+ */
+const MAX_BODY_BY_METHOD: Partial<Record<KioskMethod, number>> = { importCatalog: 3_000_000 + 64 * 1024 };
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -98,7 +104,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       }
       const method = url.pathname.slice('/api/'.length);
       if (!isKioskMethod(method)) return json(res, 404, { ok: false, error: { code: 'unknown_method', message: `There is no kiosk method ${method.slice(0, 64)}.` } });
-      const body = await readBody(req);
+      const body = await readBody(req, MAX_BODY_BY_METHOD[method] ?? MAX_BODY);
       if (body === null) return json(res, 413, { ok: false, error: { code: 'too_large', message: 'The request is too large.' } });
       let payload: unknown;
       try {
@@ -185,14 +191,14 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) tooLarge = true;
+      if (size > limit) tooLarge = true;
       else chunks.push(chunk);
     });
     req.on('end', () => resolveBody(tooLarge ? null : Buffer.concat(chunks).toString('utf8')));

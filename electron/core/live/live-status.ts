@@ -41,8 +41,8 @@ export interface LiveStatusOptions {
 export class LiveStatus {
   readonly tracker: OrderTracker;
   readonly poller: OrderPoller;
-  readonly subscriber: RelaySubscriber | null;
   readonly #options: LiveStatusOptions;
+  #subscriber: RelaySubscriber | null;
   #running = false;
 
   constructor(options: LiveStatusOptions) {
@@ -51,17 +51,44 @@ export class LiveStatus {
     this.poller = new OrderPoller({
       orders: options.orders,
       awaiting: options.awaiting,
-      relayLive: () => this.subscriber?.status === 'live',
+      relayLive: () => this.#subscriber?.status === 'live',
       onOrder: (order, source) => void this.tracker.apply({ order, version: null, source }),
       clock: options.clock,
       onStatus: () => this.#report(),
       ...(options.pollIntervalMs !== undefined ? { intervalMs: options.pollIntervalMs } : {}),
       ...(options.setTimer ? { setTimer: options.setTimer } : {}),
     });
-    this.subscriber = options.relay
+    this.#subscriber = this.#subscribe(options.relay);
+  }
+
+  /** The relay subscription, or null when no relay is configured. */
+  get subscriber(): RelaySubscriber | null {
+    return this.#subscriber;
+  }
+
+  /**
+   * Switches to another relay (or key, or none) at runtime: the current stream is closed, then the new one opened when
+   * running. The poller covers the gap (it polls whenever the relay is not live); `cursorReset` forgets the stored
+   * Last-Event-ID (it means nothing to another relay) and reconciles the non-final orders, as a relay `reset` does.
+   */
+  async setRelay(relay: { url: string; key: string } | null, cursorReset: boolean): Promise<void> {
+    const previous = this.#subscriber;
+    this.#subscriber = null;
+    await previous?.stop();
+    if (cursorReset) this.#options.cursor.set('');
+    this.#subscriber = this.#subscribe(relay);
+    this.#report();
+    if (!this.#running) return;
+    if (cursorReset) await this.poller.reconcile(this.#options.nonFinal());
+    if (this.#running) this.#subscriber?.start();
+  }
+
+  #subscribe(relay: { url: string; key: string } | null): RelaySubscriber | null {
+    const options = this.#options;
+    return relay
       ? new RelaySubscriber({
-          url: options.relay.url,
-          key: options.relay.key,
+          url: relay.url,
+          key: relay.key,
           cursor: options.cursor,
           clock: options.clock,
           random: options.random,
@@ -84,7 +111,7 @@ export class LiveStatus {
   }
 
   get connectivity(): Connectivity {
-    return { relay: this.subscriber?.status ?? 'offline', relayError: this.subscriber?.lastError ?? null, poller: this.poller.status };
+    return { relay: this.#subscriber?.status ?? 'offline', relayError: this.#subscriber?.lastError ?? null, poller: this.poller.status };
   }
 
   /** Reconciles the non-final orders (crash recovery), then subscribes and starts the poller. Never rejects. */
@@ -92,7 +119,7 @@ export class LiveStatus {
     this.#running = true;
     const result = await this.poller.reconcile(this.#options.nonFinal());
     if (!this.#running) return result;
-    this.subscriber?.start();
+    this.#subscriber?.start();
     this.poller.start();
     return result;
   }
@@ -100,7 +127,7 @@ export class LiveStatus {
   async stop(): Promise<void> {
     this.#running = false;
     this.poller.stop();
-    await this.subscriber?.stop();
+    await this.#subscriber?.stop();
   }
 
   /** The cashier's "check status": GET the order now, whatever the relay says. */

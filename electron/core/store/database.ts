@@ -54,6 +54,24 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE orders ADD COLUMN paid_at TEXT;
    ALTER TABLE operations ADD COLUMN uncertain_since INTEGER;
    CREATE INDEX operations_kind ON operations (kind, state);`,
+  // 3: the local catalog (issue 5 "Sale"): prices as integer minor units with the currency they are in (a catalog
+  // priced in pesos must not be charged in reais after the country changes); external_code unique when present
+  // (SQLite lets several rows hold NULL in a UNIQUE column). And the settings row loses relayUrl and countryCode:
+  // updateSettings used to store the launch's defaults with the manager's choices, among them the embedded relay's URL
+  // with that launch's random port, which the next launch must not take for the manager's choice.
+  `CREATE TABLE catalog (
+     id TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     unit_price_minor INTEGER NOT NULL CHECK (unit_price_minor > 0),
+     currency TEXT NOT NULL CHECK (currency IN ('ARS', 'BRL', 'CLP', 'UYU')),
+     unit_measure TEXT NOT NULL,
+     external_code TEXT UNIQUE,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX catalog_title ON catalog (title);
+   UPDATE settings SET value = json_remove(value, '$.relayUrl', '$.countryCode')
+     WHERE key = 'kiosk_settings' AND json_valid(value) AND json_type(value) = 'object';`,
 ];
 
 export class KioskStoreError extends Error {}

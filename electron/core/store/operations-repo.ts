@@ -63,6 +63,9 @@ const rowSchema = z.object({
 });
 
 const OUTBOX_KINDS = "('cancel', 'refund')";
+/** How long, and how many, done outbox items stay in the list (listOutbox). */
+export const OUTBOX_DONE_SHOWN_MS = 24 * 3600 * 1000;
+export const OUTBOX_DONE_SHOWN = 50;
 
 /**
  * The operations table: the idempotency key of every logical write (create, cancel, refund), recorded in one
@@ -98,7 +101,13 @@ export class OperationsRepo {
     this.#pendingOutbox = db.prepare(
       `SELECT * FROM operations WHERE kind IN ${OUTBOX_KINDS} AND state IN ('queued', 'sending') ORDER BY created_at, rowid`,
     );
-    this.#listOutbox = db.prepare(`SELECT * FROM operations WHERE kind IN ${OUTBOX_KINDS} AND state != 'dropped' ORDER BY created_at, rowid`);
+    this.#listOutbox = db.prepare(
+      `SELECT rowid AS seq, * FROM operations WHERE kind IN ${OUTBOX_KINDS} AND state IN ('queued', 'sending', 'failed')
+       UNION ALL
+       SELECT * FROM (SELECT rowid AS seq, * FROM operations WHERE kind IN ${OUTBOX_KINDS} AND state = 'done' AND updated_at >= @since
+                      ORDER BY updated_at DESC, rowid DESC LIMIT @limit)
+       ORDER BY created_at, seq`,
+    );
     this.#pendingCreates = db.prepare(`SELECT * FROM operations WHERE kind = 'create' AND state IN ('queued', 'sending') ORDER BY created_at, rowid`);
     this.#forOrder = db.prepare('SELECT * FROM operations WHERE order_id = ? ORDER BY created_at, rowid');
     this.#sending = db.prepare(
@@ -214,9 +223,13 @@ export class OperationsRepo {
     return this.#pendingOutbox.all().map(readRow);
   }
 
-  /** The outbox as the UI shows it: cancels and refunds not dropped, oldest first. */
+  /**
+   * The outbox as the cashier needs it, oldest first: every cancel and refund still to be sent or that failed, and the
+   * latest done ones (at most OUTBOX_DONE_SHOWN, finished within OUTBOX_DONE_SHOWN_MS) so a refund just sent shows as
+   * sent. Older done items stay in the table (the audit trail) but leave the list, which would otherwise grow forever.
+   */
   listOutbox(): OutboxItem[] {
-    return this.#listOutbox.all().map((row) => toOutboxItem(readRow(row)));
+    return this.#listOutbox.all({ since: this.#clock.now() - OUTBOX_DONE_SHOWN_MS, limit: OUTBOX_DONE_SHOWN }).map((row) => toOutboxItem(readRow(row)));
   }
 
   /** Creates recorded (perhaps sent) with no answer yet: crash recovery retries them with their stored keys. */

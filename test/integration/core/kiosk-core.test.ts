@@ -125,7 +125,7 @@ describe('relay stopped', () => {
 });
 
 describe('secrets stay secret', () => {
-  test('issue 4: after a full session, no token or client secret is in the database, the logs, or anything sent to the renderer', async () => {
+  test('issue 4: after a full session, no token, client secret or relay key is in the database, the logs, or anything sent to the renderer', async () => {
     const k = await startTraining();
     const sentToRenderer: string[] = [];
     try {
@@ -135,6 +135,9 @@ describe('secrets stay secret', () => {
         return value;
       };
       await call(k.core.api.setPin({ newPin: '2468' }));
+      // The relay key a manager enters goes to the vault: first the launch's own key (the stream stays live), at the
+      // end one the relay does not know (the kiosk switches streams with it).
+      await call(k.core.api.updateSettings({ pin: '2468', patch: { relayKey: k.platform.kioskKey, storeName: 'Kiosco' } }));
       const created = await call(k.core.api.createOrder({ amount: '80.00' }));
       assert.ok(created.ok);
       await call(k.core.api.simulatePayment({ id: created.value.id, outcome: 'approved' }));
@@ -145,8 +148,17 @@ describe('secrets stay secret', () => {
       await call(k.core.api.getSession({}));
       await call(k.core.api.getSettings({}));
       await call(k.core.api.updateSettings({ pin: '2468', patch: { expiration: 'PT10M' } }));
-      const secrets = [await k.vault.get('access_token'), await k.vault.get('refresh_token'), k.platform.clientSecret].filter((s): s is string => !!s);
-      assert.equal(secrets.length, 3, 'the session holds an access token, a refresh token and the client secret');
+      await call(k.core.api.printReceipt({ id: created.value.id }));
+      await call(k.core.api.importCatalog({ pin: '2468', csv: 'title,unit_price,unit_measure\nTea,10,unit\n' }));
+      await call(k.core.api.listCatalog({}));
+      const otherKey = `relay-${'k'.repeat(8)}-${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}`;
+      await call(k.core.api.updateSettings({ pin: '2468', patch: { relayKey: otherKey } }));
+      await call(k.core.api.getSettings({}));
+      assert.equal(await k.vault.get('relay_key'), otherKey, 'the relay key is kept in the vault');
+      const secrets = [await k.vault.get('access_token'), await k.vault.get('refresh_token'), k.platform.clientSecret, k.platform.kioskKey, otherKey].filter(
+        (s): s is string => !!s,
+      );
+      assert.equal(secrets.length, 5, 'the session holds an access token, a refresh token and the client secret; two relay keys were used');
       await k.core.stop();
       const database = readdirSync(k.dir)
         .filter((name) => name.startsWith('kiosk.sqlite'))

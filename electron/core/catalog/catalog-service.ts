@@ -1,0 +1,210 @@
+import type Database from 'better-sqlite3';
+import { CatalogRepo, DuplicateCodeError, type CatalogFields, type CatalogRow } from '../store/catalog-repo.ts';
+import type { AuditLog } from '../store/audit-log.ts';
+import { MAX_CATALOG_ITEMS, parseCatalogCsv, type CatalogCsvRow } from './catalog-csv.ts';
+import type { CatalogImportReport, CatalogItem, KioskInput } from '../../../shared/kiosk-api.ts';
+import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
+
+/** A catalog call refused, with the KioskApi error code the renderer explains. Nothing was written. */
+export class CatalogError extends Error {
+  constructor(
+    readonly code: 'item_not_found' | 'duplicate_code' | 'invalid_amount' | 'catalog_full' | 'invalid_csv',
+    message: string,
+    readonly details?: string[],
+  ) {
+    super(message);
+    this.name = 'CatalogError';
+  }
+}
+
+/** How many CSV problems a refused import lists (the message gives the total). */
+const MAX_LISTED_PROBLEMS = 20;
+
+export interface CatalogOptions {
+  db: Database.Database;
+  audit: AuditLog;
+  clock: { now(): number };
+  newId: () => string;
+}
+
+/**
+ * The kiosk's local catalog (issue 5 "Sale"): products a manager adds, edits or imports from CSV, each priced in the
+ * seller's currency. Every write is one transaction with its audit row. The caller checks the manager PIN and knows
+ * the currency; items priced in another currency (the country changed since) are not listed, and an edit or an import
+ * that matches one re-prices it in the current currency.
+ */
+export class Catalog {
+  readonly #db: Database.Database;
+  readonly #repo: CatalogRepo;
+  readonly #audit: AuditLog;
+  readonly #newId: () => string;
+
+  constructor(options: CatalogOptions) {
+    this.#db = options.db;
+    this.#repo = new CatalogRepo(options.db, options.clock);
+    this.#audit = options.audit;
+    this.#newId = options.newId;
+  }
+
+  /** The items priced in `currency`, by title. Throws DamagedRowError for a damaged row. */
+  list(currency: Currency): CatalogItem[] {
+    return this.#repo
+      .all()
+      .filter((row) => row.currency === currency)
+      .map(toCatalogItem);
+  }
+
+  /**
+   * Creates the item (no id) or replaces the fields of item `id`; an absent externalCode keeps the item's code, null
+   * clears it. Throws CatalogError: item_not_found, duplicate_code, invalid_amount (not a price of `currency`, or
+   * zero), catalog_full (a new item beyond MAX_CATALOG_ITEMS).
+   */
+  save(input: KioskInput<'saveCatalogItem'>['item'], currency: Currency, actor: string): CatalogItem {
+    const price = parseAmount(input.unitPrice, currency);
+    if (!price.ok) throw new CatalogError('invalid_amount', `The price ${input.unitPrice} is not an amount in ${currency}: ${price.reason}.`);
+    if (price.minor === 0) throw new CatalogError('invalid_amount', 'A catalog price must be greater than zero.');
+    return this.#db.transaction(() => {
+      const existing = input.id === undefined ? null : this.#repo.get(input.id);
+      if (input.id !== undefined && !existing) throw new CatalogError('item_not_found', `There is no catalog item ${input.id}.`);
+      const externalCode = input.externalCode === undefined ? (existing?.externalCode ?? null) : input.externalCode;
+      if (externalCode !== null) {
+        const holder = this.#repo.byCode(externalCode);
+        if (holder && holder.id !== existing?.id) throw duplicateCode(externalCode, holder);
+      }
+      const fields: CatalogFields = { title: input.title, unitPriceMinor: price.minor, currency, unitMeasure: input.unitMeasure, externalCode };
+      let row: CatalogRow;
+      try {
+        if (existing) {
+          this.#repo.update(existing.id, fields);
+          row = this.#repo.get(existing.id) as CatalogRow;
+        } else {
+          if (this.#repo.count() >= MAX_CATALOG_ITEMS) throw new CatalogError('catalog_full', `The catalog holds at most ${MAX_CATALOG_ITEMS} items; delete some first.`);
+          row = this.#repo.insert(this.#newId(), fields);
+        }
+      } catch (error) {
+        if (error instanceof DuplicateCodeError) throw new CatalogError('duplicate_code', `Another catalog item already has the code ${externalCode}.`);
+        throw error;
+      }
+      this.#audit.append({ actor, action: existing ? 'catalog.updated' : 'catalog.added', subject: row.id, detail: auditDetail(row) });
+      return toCatalogItem(row);
+    })();
+  }
+
+  /** Throws CatalogError item_not_found when there is no such item. */
+  delete(id: string, actor: string): void {
+    this.#db.transaction(() => {
+      const existing = this.#repo.get(id);
+      if (!existing || !this.#repo.delete(id)) throw new CatalogError('item_not_found', `There is no catalog item ${id}.`);
+      this.#audit.append({ actor, action: 'catalog.deleted', subject: id, detail: auditDetail(existing) });
+    })();
+  }
+
+  /**
+   * Imports a CSV (catalog-csv.ts) all or nothing: each row updates the item with its external_code when it has one,
+   * else the item with exactly its title (a row without a code keeps the item's code), else adds an item. Throws
+   * CatalogError invalid_csv (details: up to 20 `line N: reason`) when any row is bad or two rows land on one item,
+   * catalog_full when the result would exceed MAX_CATALOG_ITEMS; nothing changes then.
+   */
+  import(csv: string, currency: Currency, actor: string): CatalogImportReport {
+    const parsed = parseCatalogCsv(csv, currency);
+    if (!parsed.ok) throw invalidCsv(parsed.problems);
+    return this.#db.transaction(() => {
+      const existing = this.#repo.all();
+      const plan = planImport(parsed.rows, existing, currency);
+      if (!plan.ok) throw invalidCsv(plan.problems);
+      const total = existing.length + plan.added.length;
+      if (total > MAX_CATALOG_ITEMS) {
+        throw new CatalogError('catalog_full', `After this import the catalog would hold ${total} items; it holds at most ${MAX_CATALOG_ITEMS}.`);
+      }
+      for (const change of plan.updated) this.#repo.update(change.id, change.fields);
+      for (const fields of plan.added) this.#repo.insert(this.#newId(), fields);
+      const report: CatalogImportReport = { added: plan.added.length, updated: plan.updated.length, unchanged: plan.unchanged };
+      this.#audit.append({ actor, action: 'catalog.imported', subject: null, detail: { ...report, currency } });
+      return report;
+    })();
+  }
+}
+
+type ImportPlan =
+  | { ok: true; added: CatalogFields[]; updated: Array<{ id: string; fields: CatalogFields }>; unchanged: number }
+  | { ok: false; problems: string[] };
+
+function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Currency): ImportPlan {
+  const byCode = new Map<string, CatalogRow>();
+  const byTitle = new Map<string, CatalogRow[]>();
+  for (const row of existing) {
+    if (row.externalCode !== null) byCode.set(row.externalCode, row);
+    byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row]);
+  }
+  const problems: string[] = [];
+  const matchedBy = new Map<string, number>();
+  const added: CatalogFields[] = [];
+  const updated: Array<{ id: string; fields: CatalogFields }> = [];
+  let unchanged = 0;
+  for (const row of rows) {
+    let match: CatalogRow | null;
+    if (row.externalCode !== null) match = byCode.get(row.externalCode) ?? null;
+    else {
+      const titled = byTitle.get(row.title) ?? [];
+      if (titled.length > 1) {
+        problems.push(`line ${row.line}: ${titled.length} catalog items are titled ${JSON.stringify(row.title)}; give the row an external_code`);
+        continue;
+      }
+      match = titled[0] ?? null;
+    }
+    const fields: CatalogFields = {
+      title: row.title,
+      unitPriceMinor: row.unitPriceMinor,
+      currency,
+      unitMeasure: row.unitMeasure,
+      externalCode: row.externalCode ?? match?.externalCode ?? null,
+    };
+    if (!match) {
+      added.push(fields);
+      continue;
+    }
+    const earlier = matchedBy.get(match.id);
+    if (earlier !== undefined) {
+      problems.push(`line ${row.line}: changes the same catalog item as line ${earlier}`);
+      continue;
+    }
+    matchedBy.set(match.id, row.line);
+    const same =
+      match.title === fields.title &&
+      match.unitPriceMinor === fields.unitPriceMinor &&
+      match.currency === fields.currency &&
+      match.unitMeasure === fields.unitMeasure &&
+      match.externalCode === fields.externalCode;
+    if (same) unchanged += 1;
+    else updated.push({ id: match.id, fields });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, added, updated, unchanged };
+}
+
+function invalidCsv(problems: string[]): CatalogError {
+  const count = problems.length;
+  return new CatalogError(
+    'invalid_csv',
+    `The file has ${count} problem${count === 1 ? '' : 's'}${count > MAX_LISTED_PROBLEMS ? ` (the first ${MAX_LISTED_PROBLEMS} are listed)` : ''}; nothing was imported.`,
+    problems.slice(0, MAX_LISTED_PROBLEMS),
+  );
+}
+
+function duplicateCode(code: string, holder: CatalogRow): CatalogError {
+  return new CatalogError('duplicate_code', `The code ${code} already belongs to "${holder.title}".`);
+}
+
+function toCatalogItem(row: CatalogRow): CatalogItem {
+  return {
+    id: row.id,
+    title: row.title,
+    unitPrice: formatAmount(row.unitPriceMinor, row.currency),
+    unitMeasure: row.unitMeasure,
+    externalCode: row.externalCode,
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+function auditDetail(row: CatalogRow): Record<string, unknown> {
+  return { title: row.title, unitPrice: formatAmount(row.unitPriceMinor, row.currency), currency: row.currency, externalCode: row.externalCode };
+}

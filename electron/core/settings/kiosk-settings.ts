@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { COUNTRY_CODES, type CountryCode, type KioskInput } from '../../../shared/kiosk-api.ts';
+import { QR_MODES } from '../../../shared/schemas/order.ts';
+
+export const LANGUAGES = ['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * What a manager set, and only that (the settings table, key kiosk_settings): a field that is absent takes the
+ * launch's default, so a default that changes from launch to launch (the embedded relay's port) is never frozen into
+ * the store. `relayUrl: null` is a choice too (no relay). The relay key is not here: it lives in the vault.
+ */
+export const storedSettingsSchema = z.object({
+  posId: z.string().min(1).max(128).optional(),
+  qrMode: z.enum(QR_MODES).optional(),
+  expiration: z.string().min(1).max(32).optional(),
+  language: z.enum(LANGUAGES).optional(),
+  relayUrl: z.url().nullable().optional(),
+  countryCode: z.enum(COUNTRY_CODES).optional(),
+  storeName: z.string().min(1).max(64).optional(),
+  printerName: z.string().min(1).max(128).optional(),
+});
+export type StoredSettings = z.infer<typeof storedSettingsSchema>;
+
+/** What the launch decides: the training seller's POS and country, and the relay it started (or was told of). */
+export interface LaunchDefaults {
+  posId: string;
+  /** Training: the sandbox seller's country, which no one can change. */
+  trainingCountry: CountryCode | null;
+  relay: { url: string; key: string } | null;
+}
+
+export interface EffectiveSettings {
+  posId: string;
+  qrMode: (typeof QR_MODES)[number];
+  expiration: string;
+  language: Language;
+  relayUrl: string | null;
+  countryCode: CountryCode | null;
+  storeName: string | null;
+  printerName: string | null;
+}
+
+const LANGUAGE_BY_COUNTRY: Record<CountryCode, Language> = { AR: 'es-AR', CL: 'es-CL', UY: 'es-UY', BR: 'pt-BR' };
+
+/** The settings in force: the manager's choices over the launch's defaults (training fixes the country). */
+export function effectiveSettings(stored: StoredSettings, launch: LaunchDefaults): EffectiveSettings {
+  const countryCode = launch.trainingCountry ?? stored.countryCode ?? null;
+  return {
+    posId: stored.posId ?? launch.posId,
+    qrMode: stored.qrMode ?? 'dynamic',
+    expiration: stored.expiration ?? 'PT5M',
+    language: stored.language ?? (countryCode ? LANGUAGE_BY_COUNTRY[countryCode] : 'es-AR'),
+    relayUrl: stored.relayUrl !== undefined ? stored.relayUrl : (launch.relay?.url ?? null),
+    countryCode,
+    storeName: stored.storeName ?? null,
+    printerName: stored.printerName ?? null,
+  };
+}
+
+/**
+ * The relay the kiosk subscribes to: the URL in force with the key the manager saved, or else the launch's key, but
+ * only for the launch's own relay URL (a key is never sent to a relay it was not issued by). Null when either is
+ * missing: the poller then does all the work.
+ */
+export function effectiveRelay(settings: EffectiveSettings, savedKey: string | null, launch: LaunchDefaults): { url: string; key: string } | null {
+  if (!settings.relayUrl) return null;
+  const key = savedKey ?? (launch.relay && sameUrl(launch.relay.url, settings.relayUrl) ? launch.relay.key : null);
+  return key ? { url: settings.relayUrl, key } : null;
+}
+
+type Patch = KioskInput<'updateSettings'>['patch'];
+
+/**
+ * The stored settings after `patch`: fields given are set (storeName and printerName null: back to none), fields absent
+ * are left as they were. Choosing the launch's own relay URL means following the launch's relay, so it is not stored
+ * (a settings form that sends back the URL it showed must not freeze this launch's port). The relay key is not a
+ * stored setting; the caller puts it in the vault.
+ */
+export function applyPatch(stored: StoredSettings, patch: Omit<Patch, 'relayKey'>, launch: LaunchDefaults): StoredSettings {
+  const next: StoredSettings = { ...stored };
+  if (patch.posId !== undefined) next.posId = patch.posId;
+  if (patch.qrMode !== undefined) next.qrMode = patch.qrMode;
+  if (patch.expiration !== undefined) next.expiration = patch.expiration;
+  if (patch.language !== undefined) next.language = patch.language;
+  if (patch.relayUrl !== undefined) {
+    if (patch.relayUrl !== null && launch.relay && sameUrl(patch.relayUrl, launch.relay.url)) delete next.relayUrl;
+    else next.relayUrl = patch.relayUrl;
+  }
+  if (patch.countryCode !== undefined) next.countryCode = patch.countryCode;
+  if (patch.storeName !== undefined) {
+    if (patch.storeName === null) delete next.storeName;
+    else next.storeName = patch.storeName;
+  }
+  if (patch.printerName !== undefined) {
+    if (patch.printerName === null) delete next.printerName;
+    else next.printerName = patch.printerName;
+  }
+  return next;
+}
+
+/** Two relay URLs name the same relay when they differ at most by a trailing slash or the /events path. */
+export function sameUrl(a: string, b: string): boolean {
+  const norm = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      return `${parsed.origin}${parsed.pathname.replace(/\/events\/?$/, '').replace(/\/+$/, '')}`;
+    } catch {
+      return url;
+    }
+  };
+  return norm(a) === norm(b);
+}

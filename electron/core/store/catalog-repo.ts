@@ -1,0 +1,163 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { KioskStoreError } from './database.ts';
+import { DamagedRowError } from './orders-repo.ts';
+import type { Clock } from '../ports.ts';
+import { CURRENCIES, formatAmount, type Currency } from '../../../shared/money.ts';
+
+/** One product of the local catalog (issue 5 "Sale"), as stored: the price in minor units of `currency`. */
+export interface CatalogRow {
+  id: string;
+  title: string;
+  unitPriceMinor: number;
+  currency: Currency;
+  unitMeasure: string;
+  externalCode: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type CatalogFields = Pick<CatalogRow, 'title' | 'unitPriceMinor' | 'currency' | 'unitMeasure' | 'externalCode'>;
+
+// The KioskApi's catalogItemInput and seed 2.6 / 8: title up to 150, unit_measure up to 10, no control characters;
+// external_code letters, digits, - and _ (at most 64). The same rules guard writes and re-check reads.
+const printable = (max: number) => z.string().min(1).max(max).regex(/^[^\p{Cc}]*$/u, 'has control characters');
+const fieldsSchema = z.object({
+  title: printable(150),
+  unitPriceMinor: z.number().int().positive().refine((minor) => Number.isSafeInteger(minor), 'is not a safe integer'),
+  currency: z.enum(CURRENCIES),
+  unitMeasure: printable(10),
+  externalCode: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not letters, digits, - and _ (at most 64)').nullable(),
+});
+const rowSchema = z.object({
+  id: z.string().min(1).max(64),
+  title: z.string(),
+  unit_price_minor: z.number(),
+  currency: z.string(),
+  unit_measure: z.string(),
+  external_code: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+
+/**
+ * The catalog table. Writes refuse fields that break the catalog's rules (KioskStoreError); reads re-validate every row
+ * (style guide 10) and throw DamagedRowError naming the row, so a damaged price never reaches a sale.
+ */
+export class CatalogRepo {
+  readonly #clock: Clock;
+  readonly #all: Database.Statement;
+  readonly #count: Database.Statement;
+  readonly #byId: Database.Statement;
+  readonly #byCode: Database.Statement;
+  readonly #insert: Database.Statement;
+  readonly #update: Database.Statement;
+  readonly #delete: Database.Statement;
+
+  constructor(db: Database.Database, clock: Clock) {
+    this.#clock = clock;
+    this.#all = db.prepare('SELECT * FROM catalog ORDER BY title COLLATE NOCASE, title, id');
+    this.#count = db.prepare('SELECT count(*) AS n FROM catalog');
+    this.#byId = db.prepare('SELECT * FROM catalog WHERE id = ?');
+    this.#byCode = db.prepare('SELECT * FROM catalog WHERE external_code = ?');
+    this.#insert = db.prepare(
+      `INSERT INTO catalog (id, title, unit_price_minor, currency, unit_measure, external_code, created_at, updated_at)
+       VALUES (@id, @title, @unitPriceMinor, @currency, @unitMeasure, @externalCode, @now, @now)`,
+    );
+    this.#update = db.prepare(
+      `UPDATE catalog SET title = @title, unit_price_minor = @unitPriceMinor, currency = @currency, unit_measure = @unitMeasure,
+         external_code = @externalCode, updated_at = @now
+       WHERE id = @id`,
+    );
+    this.#delete = db.prepare('DELETE FROM catalog WHERE id = ?');
+  }
+
+  /** Every item, by title. Throws DamagedRowError for a damaged row. */
+  all(): CatalogRow[] {
+    return this.#all.all().map(readRow);
+  }
+
+  count(): number {
+    return (this.#count.get() as { n: number }).n;
+  }
+
+  get(id: string): CatalogRow | null {
+    const row = this.#byId.get(id);
+    return row === undefined ? null : readRow(row);
+  }
+
+  byCode(code: string): CatalogRow | null {
+    const row = this.#byCode.get(code);
+    return row === undefined ? null : readRow(row);
+  }
+
+  /** Throws KioskStoreError for fields outside the rules, or an external_code another item holds (SQLite's UNIQUE). */
+  insert(id: string, fields: CatalogFields): CatalogRow {
+    const checked = check(fields, id);
+    this.#run(() => this.#insert.run({ id, ...checked, now: this.#clock.now() }), id);
+    return this.get(id) as CatalogRow;
+  }
+
+  /** Replaces the item's fields; false when there is no item `id`. Throws as insert does. */
+  update(id: string, fields: CatalogFields): boolean {
+    const checked = check(fields, id);
+    return this.#run(() => this.#update.run({ id, ...checked, now: this.#clock.now() }), id).changes === 1;
+  }
+
+  /** False when there is no item `id`. */
+  delete(id: string): boolean {
+    return this.#delete.run(id).changes === 1;
+  }
+
+  #run(write: () => Database.RunResult, id: string): Database.RunResult {
+    try {
+      return write();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateCodeError(id);
+      throw error;
+    }
+  }
+}
+
+/** Another item already holds this external_code. */
+export class DuplicateCodeError extends KioskStoreError {
+  constructor(readonly itemId: string) {
+    super(`catalog item ${itemId}: another item already has this external_code`);
+    this.name = 'DuplicateCodeError';
+  }
+}
+
+function check(fields: CatalogFields, id: string): CatalogFields {
+  const parsed = fieldsSchema.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new KioskStoreError(`refusing to store catalog item ${id}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
+  }
+  return parsed.data;
+}
+
+function readRow(raw: unknown): CatalogRow {
+  const id = String((raw as { id?: unknown } | null)?.id ?? '?');
+  const row = rowSchema.safeParse(raw);
+  if (!row.success) throw new DamagedRowError('catalog', id, `columns: ${row.error.issues[0]?.message ?? 'invalid'}`);
+  const r = row.data;
+  const fields = fieldsSchema.safeParse({
+    title: r.title,
+    unitPriceMinor: r.unit_price_minor,
+    currency: r.currency,
+    unitMeasure: r.unit_measure,
+    externalCode: r.external_code,
+  });
+  if (!fields.success) {
+    const issue = fields.error.issues[0];
+    throw new DamagedRowError('catalog', r.id, `${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
+  }
+  // A price the wire format cannot carry (over 12 integer digits) is as damaged as a missing one.
+  try {
+    formatAmount(fields.data.unitPriceMinor, fields.data.currency);
+  } catch (error) {
+    throw new DamagedRowError('catalog', r.id, `unit price: ${(error as Error).message}`);
+  }
+  return { id: r.id, ...fields.data, createdAt: r.created_at, updatedAt: r.updated_at };
+}

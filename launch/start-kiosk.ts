@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createKioskCore, type KioskCore } from '../electron/core/kiosk-service.ts';
+import { openVault } from '../electron/core/vault/open-vault.ts';
+import type { Logger, ReceiptPrinter } from '../electron/core/ports.ts';
+import { startEmbeddedPlatform } from './embedded-platform.ts';
+import type { KioskLaunchConfig } from './kiosk-config.ts';
+
+export interface KioskExtras {
+  logger: Logger;
+  /** Opens the platform's authorization page in the system browser (authorization_code flow). */
+  openBrowser?: (url: string) => Promise<void>;
+  /** Silent receipt printing (the Electron shell). */
+  printer?: ReceiptPrinter;
+}
+
+export interface StartedKiosk {
+  core: KioskCore;
+  training: boolean;
+  /** Something the person at the counter should know (training without a keychain keeps tokens in memory). */
+  warning: string | null;
+  /** Stops the core, then the embedded platform (training). */
+  close(): Promise<void>;
+}
+
+/** Live data lives apart from training data, so a training sale can never be mistaken for a real one. */
+export const LIVE_DIR = 'live';
+
+/**
+ * Starts the kiosk core for a launch configuration (launch/kiosk-config.ts), started and ready for a shell.
+ *
+ * Training: the embedded sandbox and relay (launch/embedded-platform.ts) under `<dataDir>/training`, the kiosk's own
+ * data in `<dataDir>` as it always was; the kiosk connects itself; tokens in the keychain, or in memory when there is
+ * none (then `warning` says so).
+ *
+ * Live: the platform at config.platformUrl; the kiosk's data in `<dataDir>/live`; tokens only in the OS keychain
+ * (issue 4), under entries of their own (vault profile from the data folder, so training tokens and another data
+ * folder's tokens are never read as this kiosk's); the relay is what a manager saved in the settings. The kiosk starts
+ * disconnected until a manager connects it from the settings (and stays connected across restarts afterwards).
+ *
+ * Rejects with the vault's VaultUnavailableError (its message says what to install) when live mode finds no keychain,
+ * and with the store's error when the database cannot be opened; nothing is left running then.
+ */
+export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras): Promise<StartedKiosk> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const common = {
+    logger: extras.logger,
+    ...(extras.openBrowser ? { openBrowser: extras.openBrowser } : {}),
+    ...(extras.printer ? { printer: extras.printer } : {}),
+  };
+  if (config.mode === 'training') {
+    const platform = await startEmbeddedPlatform({ dataDir: join(config.dataDir, 'training') });
+    try {
+      const { vault, warning } = await openVault({ training: true });
+      const core = await createKioskCore({
+        dataDir: config.dataDir,
+        platformUrl: platform.platformUrl,
+        relay: { url: platform.relayUrl, key: platform.kioskKey },
+        vault,
+        vaultWarning: warning,
+        training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
+        ...common,
+      });
+      await startOrStop(core);
+      return {
+        core,
+        training: true,
+        warning,
+        async close() {
+          await core.stop();
+          await platform.close();
+        },
+      };
+    } catch (error) {
+      await platform.close();
+      throw error;
+    }
+  }
+
+  if (!config.platformUrl) throw new TypeError('live mode needs a platform URL');
+  const dataDir = join(config.dataDir, LIVE_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  // issue 4: only training may keep tokens in memory; openVault rejects with what to install otherwise.
+  const { vault } = await openVault({ training: false, profile: liveVaultProfile(config.dataDir) });
+  const core = await createKioskCore({ dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common });
+  await startOrStop(core);
+  return { core, training: false, warning: null, close: () => core.stop() };
+}
+
+/** The keychain profile of a live kiosk: one per data folder (KeytarVault account names end in `@profile`). */
+export function liveVaultProfile(dataDir: string): string {
+  return `live-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`;
+}
+
+async function startOrStop(core: KioskCore): Promise<void> {
+  try {
+    await core.start();
+  } catch (error) {
+    await core.stop().catch(() => undefined);
+    throw error;
+  }
+}

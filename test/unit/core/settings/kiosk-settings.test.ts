@@ -1,0 +1,64 @@
+// Settings precedence (electron/core/settings/kiosk-settings.ts): what a manager saved over the launch's defaults; the
+// launch's relay key only for the launch's relay; a patch stores what it sets and nothing else.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyPatch, effectiveRelay, effectiveSettings, sameUrl, type LaunchDefaults } from '../../../../electron/core/settings/kiosk-settings.ts';
+
+const training: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: 'CL', relay: { url: 'http://127.0.0.1:40001', key: 'launch-key' } };
+const live: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: null, relay: null };
+
+describe('effective settings', () => {
+  test('nothing saved: the launch\'s defaults, the language of the country', () => {
+    assert.deepEqual(effectiveSettings({}, training), {
+      posId: 'CAJA-1',
+      qrMode: 'dynamic',
+      expiration: 'PT5M',
+      language: 'es-CL',
+      relayUrl: 'http://127.0.0.1:40001',
+      countryCode: 'CL',
+      storeName: null,
+      printerName: null,
+    });
+    assert.equal(effectiveSettings({}, live).language, 'es-AR');
+    assert.equal(effectiveSettings({ countryCode: 'BR' }, live).language, 'pt-BR');
+  });
+
+  test('what the manager saved wins, including "no relay"; training keeps its country whatever is stored', () => {
+    const saved = effectiveSettings({ relayUrl: 'https://relay.store.example', language: 'en', countryCode: 'AR', posId: 'CAJA-2' }, training);
+    assert.deepEqual([saved.relayUrl, saved.language, saved.countryCode, saved.posId], ['https://relay.store.example', 'en', 'CL', 'CAJA-2']);
+    assert.equal(effectiveSettings({ relayUrl: null }, training).relayUrl, null);
+  });
+});
+
+describe('effective relay', () => {
+  test('the saved key goes with the URL in force; the launch key only with the launch URL', () => {
+    const launchUrl = effectiveSettings({}, training);
+    assert.deepEqual(effectiveRelay(launchUrl, null, training), { url: 'http://127.0.0.1:40001', key: 'launch-key' });
+    assert.deepEqual(effectiveRelay(launchUrl, 'saved-key', training), { url: 'http://127.0.0.1:40001', key: 'saved-key' });
+    const other = effectiveSettings({ relayUrl: 'https://relay.store.example' }, training);
+    assert.equal(effectiveRelay(other, null, training), null, 'the launch key is never sent to another relay');
+    assert.deepEqual(effectiveRelay(other, 'saved-key', training), { url: 'https://relay.store.example', key: 'saved-key' });
+    assert.equal(effectiveRelay(effectiveSettings({ relayUrl: null }, training), 'saved-key', training), null);
+    assert.equal(effectiveRelay(effectiveSettings({}, live), 'saved-key', live), null, 'a key without a URL is no relay');
+  });
+
+  test('the same relay: a trailing slash or the /events path make no difference', () => {
+    assert.ok(sameUrl('http://127.0.0.1:40001', 'http://127.0.0.1:40001/events'));
+    assert.ok(sameUrl('http://127.0.0.1:40001/', 'http://127.0.0.1:40001'));
+    assert.ok(!sameUrl('http://127.0.0.1:40001', 'http://127.0.0.1:40002'));
+  });
+});
+
+describe('patches', () => {
+  test('only the fields given are stored; null forgets the names; the launch\'s relay URL is not frozen', () => {
+    assert.deepEqual(applyPatch({}, { expiration: 'PT10M' }, training), { expiration: 'PT10M' });
+    assert.deepEqual(applyPatch({ storeName: 'A', printerName: 'P' }, { storeName: null, printerName: null }, training), {});
+    assert.deepEqual(applyPatch({}, { relayUrl: null }, training), { relayUrl: null });
+    assert.deepEqual(applyPatch({ relayUrl: 'https://x.example' }, { relayUrl: 'http://127.0.0.1:40001/' }, training), {});
+    assert.deepEqual(applyPatch({ qrMode: 'static' }, { relayUrl: 'https://relay.store.example', countryCode: 'UY' }, live), {
+      qrMode: 'static',
+      relayUrl: 'https://relay.store.example',
+      countryCode: 'UY',
+    });
+  });
+});
