@@ -9,7 +9,7 @@ import { OperationsRepo } from './store/operations-repo.ts';
 import { SettingsRepo, type KeyValue } from './store/settings-repo.ts';
 import { AuditLog } from './store/audit-log.ts';
 import { Outbox, OutboxRefusedError } from './outbox/outbox.ts';
-import { createOrderOnce } from './orders/create-order.ts';
+import { createOrResume } from './orders/create-order.ts';
 import { orderItems } from './orders/order-items.ts';
 import { Catalog, CatalogError } from './catalog/catalog-service.ts';
 import { applyPatch, effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
@@ -331,8 +331,9 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
         ...(lines.items ? { items: lines.items } : {}),
       };
       try {
-        // createOrderOnce stores the order; the screens hear of it here (the tracker would see nothing newer).
-        const order = await createOrderOnce(ops, orders, ordersRepo, request);
+        // createOrResume stores the order; the screens hear of it here (the tracker would see nothing newer). Charging
+        // the same sale again after no answer re-sends that create with its key: never a second order.
+        const order = await createOrResume(ops, orders, ordersRepo, request, clock.now());
         orderChanged(order);
         return ok(orderView(order));
       } catch (error) {
@@ -566,7 +567,10 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       },
     },
     async start() {
-      if (training && session.state !== 'connected') {
+      // Training reconnects with its own credentials whenever the tokens are not there, e.g. a memory vault (no
+      // keychain) after a restart: otherwise the first call would find no secret and ask a manager to reconnect.
+      const tokensLost = async () => (await options.vault.get('access_token').catch(() => null)) === null;
+      if (training && (session.state !== 'connected' || (await tokensLost()))) {
         try {
           await session.connectClientCredentials(training.clientId, training.clientSecret);
         } catch (error) {

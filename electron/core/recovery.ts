@@ -2,7 +2,7 @@ import type { Clock, Logger, OrdersPort } from './ports.ts';
 import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
 import type { OperationsRepo } from './store/operations-repo.ts';
 import type { OrdersRepo } from './store/orders-repo.ts';
-import { sendCreate } from './orders/create-order.ts';
+import { RESUMABLE_CREATE_MS, sendCreate } from './orders/create-order.ts';
 import type { Order } from '../../shared/schemas/order.ts';
 
 export interface RecoveryOptions {
@@ -38,7 +38,7 @@ export interface RecoveryReport {
  */
 export async function recover(options: RecoveryOptions): Promise<RecoveryReport> {
   const { ops, ordersRepo, orders, clock, logger } = options;
-  const maxAge = options.maxCreateAgeMs ?? 10 * 60_000;
+  const maxAge = options.maxCreateAgeMs ?? RESUMABLE_CREATE_MS;
   const report: RecoveryReport = { creates: [], reconciled: { checked: 0, changed: 0 }, unreachable: false };
   const emit = (order: Order) => {
     try {

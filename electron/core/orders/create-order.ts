@@ -29,6 +29,48 @@ export async function createOrderOnce(ops: OperationsRepo, orders: OrdersPort, r
   return sendCreate(ops, orders, repo, operation);
 }
 
+/** How long an unanswered create may be taken up again by "try again"; recovery uses the same bound. */
+export const RESUMABLE_CREATE_MS = 10 * 60_000;
+
+/**
+ * The cashier's charge (failure mode 1: "a retry after a timeout creates a second order"). When an earlier charge got
+ * no answer (its create is queued: it may exist at the platform) and the cashier charges the same sale again, that
+ * create is sent again with its stored key, so the platform answers with the order it may already have made, never a
+ * second. Any other unanswered create is superseded: the cashier moved on to another sale, so it is marked failed and
+ * crash recovery will not send it later (an order it may have made was never shown, and expires on its own).
+ * Outcomes as createOrderOnce.
+ */
+export async function createOrResume(ops: OperationsRepo, orders: OrdersPort, repo: CreatedOrderSink, request: CreateOrderRequest, now: number): Promise<Order> {
+  const body = createOrderRequestSchema.parse(request);
+  const wanted = saleOf(body);
+  let resume: CreateOperation | null = null;
+  // 'sending' creates are in flight right now (or are crash recovery's, which ran before any charge): left alone.
+  for (const operation of ops.pendingCreates()) {
+    if (operation.state !== 'queued') continue;
+    if (resume === null && now - operation.createdAt <= RESUMABLE_CREATE_MS && saleOf(operation.request) === wanted) resume = operation;
+    else {
+      ops.markFailed(operation.id, { code: 'create_superseded', message: 'Another sale was charged after this one got no answer.' }, operation.uncertainSince);
+    }
+  }
+  if (resume) return sendCreate(ops, orders, repo, resume);
+  return sendCreate(ops, orders, repo, ops.record('create', null, body, body.total_amount) as CreateOperation);
+}
+
+/** A create request as a sale: everything but the external reference, which the kiosk makes anew for every charge. */
+function saleOf(request: CreateOrderRequest): string {
+  const { external_reference: _reference, ...sale } = request;
+  return stableJson(sale);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 /** Sends a recorded create (again) with its stored key and stored request; outcomes as createOrderOnce. */
 export async function sendCreate(ops: OperationsRepo, orders: OrdersPort, repo: CreatedOrderSink, operation: CreateOperation): Promise<Order> {
   const before = operation.uncertainSince;
