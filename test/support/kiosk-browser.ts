@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createKioskCore, type KioskCore } from '../../electron/core/kiosk-service.ts';
+import type { ReceiptPrinter } from '../../electron/core/ports.ts';
 import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { startWebShell, type WebShell } from '../../electron/web-shell/server.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../launch/embedded-platform.ts';
@@ -27,23 +28,60 @@ export interface KioskBrowser {
   shell: WebShell;
   /** Saves test-results/screenshots/<name>-<width>x<height>.png. */
   screenshot(name: string): Promise<string>;
+  /**
+   * The next page the core's `openBrowser` opened (the platform's authorization page of the authorization_code flow,
+   * loaded in a new page of this browser, as the system browser would show it); waits for it.
+   */
+  nextOpenedPage(): Promise<Page>;
   close(): Promise<void>;
+}
+
+export interface KioskBrowserOptions {
+  viewport?: { width: number; height: number };
+  locale?: string;
+  /** The training seller's country (default AR); CL sells in CLP. */
+  countryCode?: string;
+  /**
+   * A live core instead of training: no training credentials and no relay, so it starts disconnected and a manager
+   * connects it from Settings (issue 5 "Setup and settings"). It still talks to the embedded sandbox, where the test
+   * creates the seller it connects to (`platform.sandbox`).
+   */
+  live?: boolean;
+  /** The core's receipt printer port (Electron's printing cannot run here: a test passes a fake, named as one). */
+  printer?: ReceiptPrinter;
+  /** false: training without the relay, so status comes by polling only (bench/payment-to-screen's baseline). */
+  relay?: boolean;
+  /** The core's polling interval (default 500 ms). */
+  pollIntervalMs?: number;
 }
 
 /**
  * The whole product as a cashier meets it (issue 5 "Done when"): the embedded sandbox and relay, the real core, the
  * web shell serving the built renderer, and Debian's Chromium driven by Playwright. Nothing is mocked.
  */
-export async function startKioskBrowser(options: { viewport?: { width: number; height: number }; locale?: string } = {}): Promise<KioskBrowser> {
+export async function startKioskBrowser(options: KioskBrowserOptions = {}): Promise<KioskBrowser> {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-e2e-'));
-  const platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training') });
+  const platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training'), ...(options.countryCode ? { countryCode: options.countryCode } : {}) });
+  let context: BrowserContext | null = null;
+  const opened: Page[] = [];
+  const openWaiters: Array<(page: Page) => void> = [];
   const core = await createKioskCore({
     dataDir: dir,
     platformUrl: platform.platformUrl,
-    relay: { url: platform.relayUrl, key: platform.kioskKey },
+    relay: options.live || options.relay === false ? null : { url: platform.relayUrl, key: platform.kioskKey },
     vault: new MemoryVault(),
-    training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
-    pollIntervalMs: 500,
+    training: options.live ? null : { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
+    pollIntervalMs: options.pollIntervalMs ?? 500,
+    // The system browser of the authorization_code flow is a new page of the test's Chromium.
+    openBrowser: async (url) => {
+      if (!context) throw new Error('the browser is not started yet');
+      const page = await context.newPage();
+      await page.goto(url);
+      const waiter = openWaiters.shift();
+      if (waiter) waiter(page);
+      else opened.push(page);
+    },
+    ...(options.printer ? { printer: options.printer } : {}),
   });
   await core.start();
   const shell = await startWebShell({ api: core.api, events: core.events, staticDir: RENDERER_DIST });
@@ -52,7 +90,7 @@ export async function startKioskBrowser(options: { viewport?: { width: number; h
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const viewport = options.viewport ?? { width: 1280, height: 800 };
-  const context = await browser.newContext({ viewport, ...(options.locale ? { locale: options.locale } : {}) });
+  context = await browser.newContext({ viewport, ...(options.locale ? { locale: options.locale } : {}) });
   const page = await context.newPage();
   await page.goto(shell.url);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -65,6 +103,10 @@ export async function startKioskBrowser(options: { viewport?: { width: number; h
       const path = join(SCREENSHOT_DIR, `${name}-${viewport.width}x${viewport.height}.png`);
       await page.screenshot({ path, fullPage: true });
       return path;
+    },
+    nextOpenedPage() {
+      const ready = opened.shift();
+      return ready ? Promise.resolve(ready) : new Promise<Page>((resolve) => openWaiters.push(resolve));
     },
     async close() {
       await browser.close();

@@ -2,6 +2,8 @@ import { common } from '../i18n/common.ts';
 import { sale } from '../i18n/sale.ts';
 import { history } from '../i18n/history.ts';
 import { settings } from '../i18n/settings.ts';
+import { catalog } from '../i18n/catalog.ts';
+import { receipt } from '../i18n/receipt.ts';
 import type { KioskSettings } from '../../../shared/kiosk-api.ts';
 
 export type Locale = KioskSettings['language'];
@@ -10,9 +12,9 @@ type Table = Record<string, string>;
 
 // No user-facing string is written in a component: every text comes from these tables (issue 5 "Languages").
 const tables: Record<Lang, Table> = {
-  en: { ...common.en, ...sale.en, ...history.en, ...settings.en },
-  es: { ...common.es, ...sale.es, ...history.es, ...settings.es },
-  pt: { ...common.pt, ...sale.pt, ...history.pt, ...settings.pt },
+  en: { ...common.en, ...sale.en, ...history.en, ...settings.en, ...catalog.en, ...receipt.en },
+  es: { ...common.es, ...sale.es, ...history.es, ...settings.es, ...catalog.es, ...receipt.es },
+  pt: { ...common.pt, ...sale.pt, ...history.pt, ...settings.pt, ...catalog.pt, ...receipt.pt },
 };
 
 const langOf = (locale: Locale): Lang => (locale.startsWith('pt') ? 'pt' : locale.startsWith('es') ? 'es' : 'en');
@@ -32,12 +34,15 @@ class I18n {
     return new Intl.NumberFormat(this.locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(amount));
   };
 
-  /** A platform error code in words; unknown codes fall back to the platform's own message. */
-  error = (error: { code: string; message: string }): string => {
+  /**
+   * An error code in words (common.ts has every code the core can answer with; a unit test keeps it so). A code this
+   * build does not know yet falls back to "Something went wrong: <the core's message>", never to a bare key.
+   */
+  error = (error: { code: string; message?: string | null }): string => {
     const key = `error.${error.code}`;
     const params = { message: error.message || error.code };
     const known = tables[langOf(this.locale)][key] ?? tables.en[key];
-    return known !== undefined ? this.t(key, params) : this.t('error.generic', params);
+    return known !== undefined ? this.t(key, params) : this.t('common.errorFallback', params);
   };
 }
 

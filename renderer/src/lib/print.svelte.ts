@@ -9,13 +9,42 @@ import type { KioskState } from './kiosk.svelte.ts';
  */
 export const receiptToPrint = $state<{ order: KioskOrder | null }>({ order: null });
 
-export async function printReceipt(kiosk: KioskState, order: KioskOrder): Promise<{ ok: true } | { ok: false; error: { code: string; message: string } }> {
+/** `via`: 'printer' — the shell printed silently; 'dialog' — the print dialog was shown (the person chose there). */
+export type PrintOutcome = { ok: true; via: 'printer' | 'dialog' } | { ok: false; error: { code: string; message: string } };
+
+/** The selector of the receipt inside App.svelte's print area. */
+export const PRINT_AREA_RECEIPT = '[data-print-area] [data-testid="receipt"]';
+
+export async function printReceipt(kiosk: KioskState, order: KioskOrder): Promise<PrintOutcome> {
   const response = await kiosk.bridge.api.printReceipt({ id: order.id });
   if (!response.ok) return { ok: false, error: response.error };
-  if (response.value.printed) return { ok: true };
-  receiptToPrint.order = order;
-  await tick();
-  window.print();
-  receiptToPrint.order = null;
-  return { ok: true };
+  if (response.value.printed) return { ok: true, via: 'printer' };
+  // The print dialog: the order's newest state (a refund since the screen loaded belongs on a reprint) and the store's
+  // name as set now.
+  const [fresh, settings] = await Promise.all([kiosk.bridge.api.getOrder({ id: order.id }), kiosk.bridge.api.getSettings({})]);
+  if (settings.ok) kiosk.settings = settings.value;
+  receiptToPrint.order = fresh.ok ? fresh.value : order;
+  try {
+    await tick();
+    fitPageToReceipt(document.querySelector<HTMLElement>(PRINT_AREA_RECEIPT));
+    window.print();
+  } finally {
+    receiptToPrint.order = null;
+  }
+  return { ok: true, via: 'dialog' };
+}
+
+/**
+ * issue 6: 80 mm paper. The page is made as long as the receipt (plus a little feed), so a roll printer prints one
+ * page and does not feed an A4 length of blank paper. Without a receipt element the page stays 80 mm wide.
+ */
+export function fitPageToReceipt(element: HTMLElement | null): void {
+  const heightMm = element ? Math.ceil((element.getBoundingClientRect().height * 25.4) / 96) + 8 : 200;
+  let style = document.getElementById('receipt-page-size') as HTMLStyleElement | null;
+  if (!style) {
+    style = document.createElement('style');
+    style.id = 'receipt-page-size';
+    document.head.append(style);
+  }
+  style.textContent = `@page { size: 80mm ${heightMm}mm; margin: 0; }`;
 }

@@ -1,0 +1,32 @@
+import { Cart } from './cart.svelte.ts';
+import type { ChargeProblem } from './charge-problem.ts';
+
+/**
+ * The sale being entered and the charge on screen, kept outside the Sale screen so that looking at History or
+ * Settings in the middle of a sale loses nothing (kiosk-expectations "Stuck pending": a screen change must not forget
+ * a pending payment). A page reload starts empty; Sale.svelte then resumes a charge still waiting at the platform.
+ */
+export class SaleDraft {
+  /** The keypad's entry (Keypad.svelte's `value`); used only while the cart is empty. */
+  entry = $state('');
+  readonly cart = new Cart();
+  /** The optional order note (seed 2.5 `description`, at most 150). */
+  description = $state('');
+  /** The order on screen, once created; its live state comes from KioskState.orders. */
+  orderId = $state<string | null>(null);
+  /** The last charge that could not be made, with its exact input for "try again". */
+  problem = $state.raw<ChargeProblem | null>(null);
+
+  /** Back to an empty sale (after a paid, canceled or abandoned charge). */
+  reset(): void {
+    this.entry = '';
+    this.cart.clear();
+    this.description = '';
+    this.orderId = null;
+    this.problem = null;
+  }
+}
+
+export const saleDraft = new SaleDraft();
+/** Whether this page load already looked for a charge left waiting (Sale.svelte resumes it once). */
+export const resumeCheck = { done: false };

@@ -1,0 +1,141 @@
+// issue 5 "History" / "Offline" and kiosk-expectations "Lost or double refund": a refund the platform refuses shows as
+// failed with its reason in words; a manager retries or drops it behind the PIN, in a dialog that keeps focus inside
+// and gives it back; a retried refund reaches the platform exactly once. Real core, sandbox, relay and Chromium.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Locator, Page } from 'playwright-core';
+import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+
+// The functions given to page.evaluate run in the page, but this project typechecks without DOM types (shared/ must
+// not see them): the browser globals those functions use are declared here, for this file only.
+interface PageElement {
+  readonly tagName: string;
+  getAttribute(name: string): string | null;
+  closest(selector: string): PageElement | null;
+  querySelectorAll(selector: string): ArrayLike<PageElement> & Iterable<PageElement>;
+}
+declare const document: { activeElement: PageElement | null; querySelector(selector: string): PageElement | null };
+
+const skip = e2eUnavailable() ?? false;
+const WAIT = { timeout: 20_000 };
+
+async function paidOrder(k: KioskBrowser, amount: string): Promise<{ id: string; ref: string }> {
+  const created = await k.core.api.createOrder({ amount });
+  assert.ok(created.ok, 'the order is created');
+  const paid = await k.core.api.simulatePayment({ id: created.value.id, outcome: 'approved' });
+  assert.ok(paid.ok, 'the sandbox takes the payment');
+  return { id: created.value.id, ref: created.value.externalReference };
+}
+
+async function press(scope: Locator | Page, keys: string): Promise<void> {
+  for (const key of keys) await scope.getByTestId(`key-${key}`).click();
+}
+
+const sandboxRefunds = (k: KioskBrowser, id: string): number => k.platform.sandbox.state.orders.get(id)?.refunds.length ?? -1;
+
+/** A full refund the platform refuses for good (an injected 400): the dialog says why; the item stays, failed. */
+async function refusedRefund(k: KioskBrowser): Promise<{ id: string; ref: string }> {
+  assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
+  const order = await paidOrder(k, '80.00');
+  await k.page.getByTestId('history').click();
+  await k.page.locator(`[data-testid="history-row"][data-order-id="${order.id}"]`).click();
+  await k.page.getByTestId('order-detail').waitFor(WAIT);
+  k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', rate: 1, status: 400 });
+  await k.page.getByTestId('refund').click();
+  await press(k.page.getByTestId('refund-pin'), '1234');
+  await k.page.getByTestId('confirm-refund').click();
+  await k.page.locator('[data-testid="refund-result"][data-state="failed"]').waitFor(WAIT);
+  assert.match((await k.page.getByTestId('refund-result').textContent()) ?? '', /rechazada: La plataforma rechazó el pedido/);
+  await k.page.getByTestId('refund-close').click();
+  return order;
+}
+
+test('issue 5: a refused refund reads "failed" with its reason; a wrong PIN sends nothing; the manager retry sends it once', { skip }, async () => {
+  const k = await startKioskBrowser();
+  try {
+    const order = await refusedRefund(k);
+    const item = k.page.locator('[data-testid="outbox-item"]');
+    await item.first().waitFor(WAIT);
+    assert.equal(await item.getAttribute('data-state'), 'failed');
+    assert.equal(await item.getByTestId('outbox-state').textContent(), 'Fallida');
+    assert.match((await item.getByTestId('outbox-reason').textContent()) ?? '', /^Motivo: La plataforma rechazó el pedido/);
+    assert.equal(await k.page.getByTestId('refund').count(), 1, 'a refused refund leaves the sale refundable');
+
+    await k.page.getByTestId('back').click();
+    const listed = k.page.locator(`[data-testid="outbox-list"] [data-testid="outbox-item"][data-state="failed"]`);
+    await listed.waitFor(WAIT);
+    assert.match((await listed.textContent()) ?? '', new RegExp(order.ref));
+    await k.screenshot('history-outbox-failed');
+
+    await listed.getByTestId('outbox-retry').click();
+    const dialog = k.page.locator('[data-testid="outbox-dialog"][open]');
+    await dialog.waitFor(WAIT);
+    assert.equal(await k.page.getByTestId('outbox-confirm').isDisabled(), true, 'no retry without the PIN');
+    await press(dialog, '9999');
+    await k.page.getByTestId('outbox-confirm').click();
+    await k.page.getByTestId('outbox-error').waitFor(WAIT);
+    assert.equal(await k.page.getByTestId('outbox-error').textContent(), 'PIN incorrecto.');
+    assert.equal(sandboxRefunds(k, order.id), 0, 'a wrong PIN sent nothing');
+
+    k.platform.sandbox.faults.clear();
+    await press(dialog, '1234');
+    await k.page.getByTestId('outbox-confirm').click();
+    const done = k.page.locator(`[data-testid="outbox-list"] [data-testid="outbox-item"][data-state="done"]`);
+    await done.waitFor(WAIT);
+    assert.equal(await done.getByTestId('outbox-state').textContent(), 'Enviada');
+    assert.equal(await done.getByTestId('outbox-retry').count(), 0, 'a sent item has nothing left to retry');
+    assert.equal(sandboxRefunds(k, order.id), 1, 'the platform holds exactly one refund');
+    await k.screenshot('history-outbox-done');
+  } finally {
+    k.platform.sandbox.faults.clear();
+    await k.close();
+  }
+});
+
+test('issue 5: the retry/drop PIN dialog keeps focus inside, closes on Escape, gives focus back; Drop gives the refund up', { skip }, async () => {
+  const k = await startKioskBrowser();
+  try {
+    const order = await refusedRefund(k);
+    await k.page.getByTestId('back').click();
+    const listed = k.page.locator(`[data-testid="outbox-list"] [data-testid="outbox-item"][data-state="failed"]`);
+    await listed.waitFor(WAIT);
+
+    const drop = listed.getByTestId('outbox-drop');
+    await drop.focus();
+    await k.page.keyboard.press('Enter');
+    await k.page.locator('[data-testid="outbox-dialog"][open]').waitFor(WAIT);
+    const inside = () => k.page.evaluate(() => document.activeElement?.closest('[data-testid="outbox-dialog"]') !== null);
+    const focused = () => k.page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? '');
+    assert.equal(await inside(), true, 'opening moves focus into the dialog');
+    const first = await focused();
+    const count = await k.page.evaluate(() => {
+      const root = document.querySelector('[data-testid="outbox-dialog"]');
+      return root ? [...root.querySelectorAll('button:not([disabled]), input:not([disabled])')].length : 0;
+    });
+    assert.ok(count >= 12, 'the PIN pad, its field and the buttons are in the dialog');
+    for (let i = 0; i < count; i += 1) {
+      await k.page.keyboard.press('Tab');
+      assert.equal(await inside(), true, `Tab ${i + 1} stays inside`);
+    }
+    assert.equal(await focused(), first, 'Tab wraps round to the first control');
+    await k.page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(), 'outbox-dialog-dismiss', 'Shift+Tab from the first control goes to the last enabled one');
+    await k.page.keyboard.press('Escape');
+    await k.page.locator('[data-testid="outbox-dialog"][open]').waitFor({ state: 'detached', ...WAIT });
+    assert.equal(await focused(), 'outbox-drop', 'focus is back on Drop');
+
+    await k.page.keyboard.press('Enter');
+    const dialog = k.page.locator('[data-testid="outbox-dialog"][open]');
+    await dialog.waitFor(WAIT);
+    await press(dialog, '1234');
+    await k.page.getByTestId('outbox-confirm').click();
+    await listed.waitFor({ state: 'detached', ...WAIT });
+    assert.equal(sandboxRefunds(k, order.id), 0, 'a dropped refund never reaches the platform');
+    const outbox = await k.core.api.listOutbox({});
+    assert.ok(outbox.ok);
+    assert.equal(outbox.value.filter((i) => i.state === 'queued' || i.state === 'failed').length, 0, 'nothing waits any more');
+  } finally {
+    k.platform.sandbox.faults.clear();
+    await k.close();
+  }
+});
