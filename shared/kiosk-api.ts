@@ -178,6 +178,8 @@ export const kioskInputs = {
   retryOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
   dropOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
   getSettings: z.strictObject({}),
+  /** What the offline banner shows at load; afterwards `connectivity.changed` events keep it current. */
+  getConnectivity: z.strictObject({}),
   updateSettings: z.strictObject({
     pin,
     patch: z.strictObject({
@@ -223,6 +225,7 @@ export interface KioskOutputs {
   retryOutboxItem: OutboxItem;
   dropOutboxItem: OutboxItem;
   getSettings: KioskSettings;
+  getConnectivity: Connectivity;
   updateSettings: KioskSettings;
   setPin: { hasPin: true };
   verifyPin: { valid: true };

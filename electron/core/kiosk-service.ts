@@ -415,6 +415,9 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
         return fail(error);
       }
     },
+    async getConnectivity() {
+      return ok(connectivity);
+    },
     async getSettings() {
       return ok(settingsView());
     },

@@ -186,6 +186,10 @@ test('issue 5: a live kiosk gets its relay URL and key in Settings and goes live
     // The relay's key belongs to the embedded platform's seller, so the kiosk connects as that seller.
     const connected = await k.core.api.connect({ method: 'client_credentials', clientId: k.platform.clientId, clientSecret: k.platform.clientSecret, countryCode: 'AR', pin: '1234' });
     assert.ok(connected.ok);
+    // No relay yet: the banner says so from the first paint (getConnectivity), not only after an event.
+    await k.page.reload();
+    await k.page.getByTestId('offline-banner').waitFor({ timeout: 10_000 });
+    assert.match((await k.page.getByTestId('offline-banner').textContent()) ?? '', /en vivo en pausa/);
     // The core says when its relay stream is live (connectivity.changed): that is what the saved URL and key must bring.
     let relayLive: () => void = () => undefined;
     const wentLive = new Promise<void>((resolve) => (relayLive = resolve));

@@ -18,7 +18,13 @@ export class KioskState {
 
   async init(): Promise<void> {
     this.bridge.subscribe((event) => this.apply(event));
-    const [session, settings, outbox] = await Promise.all([this.bridge.api.getSession({}), this.bridge.api.getSettings({}), this.bridge.api.listOutbox({})]);
+    const [session, settings, outbox, connectivity] = await Promise.all([
+      this.bridge.api.getSession({}),
+      this.bridge.api.getSettings({}),
+      this.bridge.api.listOutbox({}),
+      this.bridge.api.getConnectivity({}),
+    ]);
+    if (connectivity.ok) this.connectivity = connectivity.value;
     if (session.ok) this.session = session.value;
     if (settings.ok) {
       this.settings = settings.value;
