@@ -44,6 +44,20 @@ const violations: Array<[string, string]> = [
   ['electron/x.ts', "import { buildRelay } from '../relay/app.ts';"],
   ['sandbox/x.ts', "import { app } from 'electron';"],
   ['electron/core/x.ts', "import { startEmbeddedPlatform } from '../../launch/embedded-platform.ts';"],
+  // issue 6: only the Electron main process (and its preload) import `electron`; the core and the web shell stay plain
+  // Node, so does launch/ (npm run web); the preload is sandboxed; main reaches the sandbox only through launch/.
+  ['electron/core/x.ts', "import { app } from 'electron';"],
+  ['electron/core/x.ts', "import type { WebContents } from 'electron';"],
+  ['electron/core/x.ts', "import { runKioskApp } from '../main/kiosk-app.ts';"],
+  ['electron/web-shell/x.ts', "import { ipcMain } from 'electron';"],
+  ['electron/web-shell/x.ts', "import { startKiosk } from '../../launch/start-kiosk.ts';"],
+  ['launch/x.ts', "import { app } from 'electron';"],
+  ['launch/x.ts', "import { runKioskApp } from '../electron/main/kiosk-app.ts';"],
+  ['electron/preload/x.ts', "import { readFileSync } from 'node:fs';"],
+  ['electron/preload/x.ts', "import { dispatch } from '../core/api-dispatch.ts';"],
+  ['electron/preload/x.ts', "import { runKioskApp } from '../main/kiosk-app.ts';"],
+  ['electron/main/x.ts', "import { buildSandbox } from '../../sandbox/app.ts';"],
+  ['electron/main/x.ts', "import { webShellBridge } from '../../renderer/src/lib/bridge.ts';"],
 ];
 for (const [file, source] of violations) {
   test(`the layering lint refuses ${file}: ${source}`, async () => {
@@ -51,5 +65,20 @@ for (const [file, source] of violations) {
     const [result] = await eslint.lintText(`${source}\nexport const x = 1;\n`, { filePath: join(root, file) });
     const rules = (result?.messages ?? []).map((m) => m.ruleId);
     assert.ok(rules.includes('no-restricted-imports'), `expected a layering error, got ${JSON.stringify(result?.messages)}`);
+  });
+}
+
+// The allowed side of the same rules: a refusal above must come from the rule, not from a lint that refuses everything.
+const allowed: Array<[string, string]> = [
+  ['electron/main/x.ts', "import { app } from 'electron';\nimport { startKiosk } from '../../launch/start-kiosk.ts';\nimport { dispatch } from '../core/api-dispatch.ts';\nimport { EVENT_CHANNEL } from '../preload/channels.ts';"],
+  ['electron/preload/x.ts', "import { contextBridge } from 'electron';\nimport type { KioskApi } from '../../shared/kiosk-api.ts';"],
+  ['launch/x.ts', "import { createKioskCore } from '../electron/core/kiosk-service.ts';\nimport { startWebShell } from '../electron/web-shell/server.ts';"],
+];
+for (const [file, source] of allowed) {
+  test(`the layering lint allows ${file}: ${source.split('\n').join(' ')}`, async () => {
+    const eslint = new ESLint({ cwd: root });
+    const [result] = await eslint.lintText(`${source}\nexport const x = 1;\n`, { filePath: join(root, file) });
+    const layering = (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports');
+    assert.deepEqual(layering, []);
   });
 }

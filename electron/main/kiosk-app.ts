@@ -1,0 +1,202 @@
+import { join } from 'node:path';
+import type { App, BrowserWindow, BrowserWindowConstructorOptions, Dialog, IpcMain, Menu, Protocol, Screen, Session, Shell } from 'electron';
+import { createLogger } from '../core/logger.ts';
+import type { Clock, Logger } from '../core/ports.ts';
+import type { KioskConfigResult, KioskLaunchConfig } from '../../launch/kiosk-config.ts';
+import type { KioskExtras, StartedKiosk } from '../../launch/start-kiosk.ts';
+import { APP_SCHEME_PRIVILEGES, appUrl, serveApp } from './app-protocol.ts';
+import { CrashPolicy, watchRenderer } from './crash-recovery.ts';
+import { pickCustomerDisplay } from './customer-display.ts';
+import { registerKioskIpc, type KioskIpc } from './kiosk-ipc.ts';
+import { lockDownContents, lockDownSession } from './lockdown.ts';
+import { openLogFile } from './log-file.ts';
+import { createReceiptPrinter } from './receipt-printer.ts';
+import { splitShellArgs } from './shell-args.ts';
+import { cashierWindowOptions, customerWindowOptions, receiptWindowOptions, type WindowContext } from './window-options.ts';
+
+/** The parts of the `electron` module the shell uses; main.ts passes the real module, the unit tests a mock. */
+export interface ElectronModule {
+  app: Pick<App, 'isPackaged' | 'requestSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'on' | 'setPath' | 'setAppLogsPath' | 'enableSandbox'>;
+  BrowserWindow: new (options: BrowserWindowConstructorOptions) => BrowserWindow;
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler' | 'on' | 'removeListener'>;
+  protocol: Pick<Protocol, 'registerSchemesAsPrivileged' | 'handle'>;
+  session: { defaultSession: Session };
+  screen: Pick<Screen, 'getAllDisplays' | 'getPrimaryDisplay' | 'on'>;
+  Menu: Pick<typeof Menu, 'setApplicationMenu'>;
+  shell: Pick<Shell, 'openExternal'>;
+  dialog: Pick<Dialog, 'showErrorBox'>;
+}
+
+export interface KioskAppDeps {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  /** renderer/dist and the built preload (out/preload/preload.cjs). */
+  paths: { rendererDir: string; preload: string };
+  /** launch/kiosk-config.ts parseKioskConfig. */
+  parseConfig: (argv: string[], env: NodeJS.ProcessEnv) => KioskConfigResult;
+  /** launch/start-kiosk.ts startKiosk. */
+  startKiosk: (config: KioskLaunchConfig, extras: KioskExtras) => Promise<StartedKiosk>;
+  clock?: Clock;
+  /** Where log lines are echoed besides the log file (standard error); tests pass their own. */
+  echo?: (line: string) => void;
+}
+
+export interface RunningKioskApp {
+  cashier: BrowserWindow;
+  customer(): BrowserWindow | null;
+  logger: Logger;
+  quit(): Promise<void>;
+}
+
+/**
+ * The Electron shell (issue 6), composed: one locked-down kiosk window for the cashier, the customer view on a second
+ * display, the kiosk core started through launch/start-kiosk.ts, and the IPC between them. Resolves to null when the
+ * app must not run (another instance holds the lock, bad flags or config, the core cannot start): the reason is on
+ * standard error and in an error box, and the app exits.
+ */
+export async function runKioskApp(electron: ElectronModule, deps: KioskAppDeps): Promise<RunningKioskApp | null> {
+  const { app } = electron;
+  const echo = deps.echo ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const fail = (message: string, code: number): null => {
+    echo(`kiosk: ${message}`);
+    electron.dialog.showErrorBox('QR Kiosk', message);
+    app.exit(code);
+    return null;
+  };
+
+  // Before `ready`, as Electron requires.
+  electron.protocol.registerSchemesAsPrivileged(APP_SCHEME_PRIVILEGES);
+  const { kioskArgs, windowed } = splitShellArgs(deps.argv, app.isPackaged);
+  const parsed = deps.parseConfig(kioskArgs, deps.env);
+  if (!parsed.ok) return fail(parsed.message, 2);
+  const config = parsed.config;
+  // issue 6 "single-instance lock": a second launch (autostart plus a tap on the icon) focuses the running kiosk.
+  if (!app.requestSingleInstanceLock()) {
+    echo('kiosk: already running; the open kiosk window was brought to the front.');
+    app.quit();
+    return null;
+  }
+  // Everything the kiosk keeps lives under the data dir (README "Where data and logs live"): Chromium's profile too.
+  app.setPath('userData', join(config.dataDir, 'electron'));
+  app.setAppLogsPath(join(config.dataDir, 'logs'));
+  app.enableSandbox();
+
+  const logFile = openLogFile(join(config.dataDir, 'logs'));
+  const logger = createLogger({
+    write: (line) => {
+      logFile.write(line);
+      echo(line);
+    },
+  });
+  const production = app.isPackaged;
+  app.on('web-contents-created', (_event, contents) => lockDownContents(contents, logger));
+
+  await app.whenReady();
+  electron.Menu.setApplicationMenu(null);
+  lockDownSession(electron.session.defaultSession, { devTools: !production, logger });
+  serveApp(electron.protocol, deps.paths.rendererDir);
+
+  const context: WindowContext = { preload: deps.paths.preload, devTools: !production };
+  const policy = new CrashPolicy({ clock: deps.clock ?? { now: () => Date.now() } });
+  let ipc: KioskIpc | null = null;
+  let cashier: BrowserWindow | null = null;
+  let customer: BrowserWindow | null = null;
+  let customerDisplayId: number | null = null;
+  let running: StartedKiosk | null = null;
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      ipc?.dispose();
+      await running?.close().catch((error: unknown) => logger.error('the kiosk did not stop cleanly', { error: String(error) }));
+    })();
+    return stopping;
+  };
+
+  const relaunch = () => {
+    logger.error('the cashier screen keeps crashing: relaunching the kiosk');
+    app.relaunch();
+    void stop().then(() => app.exit(0));
+  };
+  /** A window of ours: registered with the IPC (its sender is trusted), watched for crashes. */
+  const track = (window: BrowserWindow, recover: boolean): BrowserWindow => {
+    const contents = window.webContents;
+    ipc?.attach(contents);
+    if (recover) watchRenderer(contents, { policy, relaunch, logger, onReload: () => ipc?.reset(contents) });
+    window.on('closed', () => ipc?.detach(contents));
+    return window;
+  };
+
+  const printer = createReceiptPrinter({
+    openWindow: () => track(new electron.BrowserWindow(receiptWindowOptions(context)), false),
+    receiptUrl: (orderId) => appUrl(`#/receipt/${encodeURIComponent(orderId)}`),
+    printers: () => (cashier && !cashier.isDestroyed() ? cashier.webContents.getPrintersAsync() : Promise.resolve([])),
+    logger,
+  });
+
+  try {
+    running = await deps.startKiosk(config, {
+      logger,
+      printer,
+      // issue 4: the authorization_code flow opens the platform's page in the system browser; only web addresses.
+      openBrowser: async (url) => {
+        if (!/^https?:\/\//i.test(url)) throw new Error('the authorization page is not a web address');
+        await electron.shell.openExternal(url);
+      },
+    });
+  } catch (error) {
+    return fail(`the kiosk could not start: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+  if (running.warning) logger.warn(running.warning);
+  ipc = registerKioskIpc({ ipcMain: electron.ipcMain, api: running.core.api, events: running.core.events, logger });
+
+  const open = (options: BrowserWindowConstructorOptions, url: string): BrowserWindow => {
+    const window = track(new electron.BrowserWindow(options), true);
+    window.once('ready-to-show', () => window.show());
+    void window.loadURL(url).catch((error: unknown) => logger.error('the page did not load', { url, error: String(error) }));
+    return window;
+  };
+
+  cashier = open(cashierWindowOptions(context, windowed), appUrl('#/sale'));
+  // Closing the cashier's window ends the app (the customer view alone is no use); systemd or the autostart brings it back.
+  cashier.on('closed', () => app.quit());
+
+  const syncCustomerDisplay = (): void => {
+    if (customer?.isDestroyed()) customer = null;
+    const target = pickCustomerDisplay(electron.screen.getAllDisplays(), electron.screen.getPrimaryDisplay().id);
+    if (customer && (!target || target.id !== customerDisplayId)) {
+      customer.destroy();
+      customer = null;
+    }
+    if (target && !customer) {
+      customerDisplayId = target.id;
+      customer = open(customerWindowOptions(context, target.bounds), appUrl('#/customer'));
+    } else if (target && customer) {
+      customer.setBounds(target.bounds);
+    }
+  };
+  syncCustomerDisplay();
+  electron.screen.on('display-added', syncCustomerDisplay);
+  electron.screen.on('display-removed', syncCustomerDisplay);
+  electron.screen.on('display-metrics-changed', syncCustomerDisplay);
+
+  app.on('second-instance', () => {
+    if (!cashier || cashier.isDestroyed()) return;
+    if (cashier.isMinimized()) cashier.restore();
+    cashier.focus();
+  });
+
+  // The core finishes its outbox step and closes the database before the process ends (style guide 10).
+  app.on('will-quit', (event) => {
+    event.preventDefault();
+    void stop().then(() => app.exit(0));
+  });
+  app.on('window-all-closed', () => app.quit());
+
+  logger.info('kiosk started', { mode: config.mode, training: running.training, windowed, packaged: production });
+  return {
+    cashier,
+    customer: () => customer,
+    logger,
+    quit: stop,
+  };
+}

@@ -1,0 +1,39 @@
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface LogFile {
+  path: string;
+  write(line: string): void;
+}
+
+/**
+ * The kiosk's log on disk: `<dataDir>/logs/kiosk.log`, one JSON line per entry (the redacting logger of
+ * electron/core/logger.ts writes them; no secrets reach it). When it passes `maxBytes` (default 5 MB) it becomes
+ * kiosk.1.log, replacing the previous one, so the logs never fill the counter PC's disk. Never throws: a line that
+ * cannot be written is lost, the kiosk keeps running.
+ */
+export function openLogFile(dir: string, maxBytes = 5 * 1024 * 1024): LogFile {
+  const path = join(dir, 'kiosk.log');
+  let size = 0;
+  try {
+    mkdirSync(dir, { recursive: true });
+    size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  } catch {
+    // An unwritable folder: every write below fails quietly too.
+  }
+  return {
+    path,
+    write(line) {
+      try {
+        if (size > maxBytes) {
+          renameSync(path, join(dir, 'kiosk.1.log'));
+          size = 0;
+        }
+        appendFileSync(path, `${line}\n`);
+        size += Buffer.byteLength(line) + 1;
+      } catch {
+        // See above: losing a log line must not stop a sale.
+      }
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// `npm start [-- flags]`: the kiosk as a counter PC runs it (issue 6 "npm start"). The Electron shell when Electron's
+// binary is installed and can load the native modules; otherwise one line says why, and the web shell
+// (launch/web.ts, the same core and renderer in Chromium's app mode) runs instead. Flags are launch/kiosk-config.ts's,
+// plus --windowed for the Electron shell.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { bundleElectron } from '../build/bundle-electron.ts';
+import { findElectronBinary, nativeModulesProblem } from '../build/electron-binary.ts';
+
+const root = join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const binary = findElectronBinary();
+const problem = binary.ok ? nativeModulesProblem(binary.path, root) : binary.reason;
+
+if (!binary.ok || problem) {
+  process.stderr.write(`start: Electron cannot run here (${problem}); running the web shell instead.\n`);
+  // --windowed is the Electron shell's; the web shell always opens a window of its own.
+  process.argv = [...process.argv.slice(0, 2), ...args.filter((arg) => arg !== '--windowed')];
+  await import('./web.ts');
+} else {
+  const { appDir } = await bundleElectron();
+  const child = spawn(binary.path, [appDir, ...args], { stdio: 'inherit', cwd: root });
+  // Ctrl+C or a service manager's SIGTERM reaches the kiosk, which closes its database before it exits.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
