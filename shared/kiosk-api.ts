@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decimalString, orderId } from './schemas/common.ts';
 import type { ORDER_STATUSES, ORDER_STATUS_DETAILS } from './schemas/order.ts';
 import { QR_MODES } from './schemas/order.ts';
+import { COUNTRY_CODES, KIOSK_METHOD_NAMES, type CountryCode } from './kiosk-names.ts';
 
 // The one contract between the renderer and the main process (style guide 2): every method's input schema, its
 // result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all
@@ -110,8 +111,7 @@ export interface CatalogImportReport {
   unchanged: number;
 }
 
-export const COUNTRY_CODES = ['AR', 'BR', 'CL', 'UY'] as const;
-export type CountryCode = (typeof COUNTRY_CODES)[number];
+export { COUNTRY_CODES, type CountryCode } from './kiosk-names.ts';
 
 export interface KioskSettings {
   posId: string;
@@ -247,4 +247,8 @@ export type KioskEvent =
   | { type: 'connectivity.changed'; connectivity: Connectivity }
   | { type: 'session.changed'; session: SessionState };
 
-export const KIOSK_METHODS = Object.keys(kioskInputs) as KioskMethod[];
+export const KIOSK_METHODS: readonly KioskMethod[] = KIOSK_METHOD_NAMES;
+// The plain list (shared/kiosk-names.ts) must name exactly the contract's methods: this fails to compile otherwise.
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const methodListMatches: SameKeys<(typeof KIOSK_METHOD_NAMES)[number], KioskMethod> = true;
+void methodListMatches;

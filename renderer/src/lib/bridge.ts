@@ -1,5 +1,5 @@
 import type { KioskApi, KioskEvent, KioskMethod, Result } from '../../../shared/kiosk-api.ts';
-import { KIOSK_METHODS } from '../../../shared/kiosk-api.ts';
+import { KIOSK_METHOD_NAMES as KIOSK_METHODS } from '../../../shared/kiosk-names.ts';
 
 /** What the renderer talks to: the KioskApi contract and its event stream (style guide 2: one contract, one bridge). */
 export interface Bridge {

@@ -1,0 +1,40 @@
+// The contract's names as plain lists, with no zod: the renderer and the preload import these, and a zod import there
+// would put the whole validator in the counter display's bundle (issue 5: the JS sent to the display is small).
+// shared/kiosk-api.ts checks at compile time that KIOSK_METHOD_NAMES names exactly the contract's methods.
+
+export const KIOSK_METHOD_NAMES = [
+  'getSession',
+  'connect',
+  'disconnect',
+  'createOrder',
+  'getOrder',
+  'cancelOrder',
+  'refundOrder',
+  'listOrders',
+  'listOutbox',
+  'retryOutboxItem',
+  'dropOutboxItem',
+  'getSettings',
+  'getConnectivity',
+  'updateSettings',
+  'listCatalog',
+  'saveCatalogItem',
+  'deleteCatalogItem',
+  'importCatalog',
+  'printReceipt',
+  'listPrinters',
+  'setPin',
+  'verifyPin',
+  'simulatePayment',
+] as const;
+
+/** The sellers' countries the kiosk serves, and each one's currency (seed 2.5: country_code; CLP has no minor unit). */
+export const COUNTRY_CURRENCY = { AR: 'ARS', BR: 'BRL', CL: 'CLP', UY: 'UYU' } as const;
+export const COUNTRY_CODES = ['AR', 'BR', 'CL', 'UY'] as const;
+export type CountryCode = (typeof COUNTRY_CODES)[number];
+export function isSupportedCountry(code: string): code is CountryCode {
+  return Object.hasOwn(COUNTRY_CURRENCY, code);
+}
+
+/** seed 2.5 / 7.4: ORD followed by 26 alphanumerics. */
+export const ORDER_ID_PATTERN = /^ORD[A-Za-z0-9]{26}$/;
