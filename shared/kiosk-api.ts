@@ -3,6 +3,7 @@ import { decimalString, orderId } from './schemas/common.ts';
 import type { ORDER_STATUSES, ORDER_STATUS_DETAILS } from './schemas/order.ts';
 import { QR_MODES } from './schemas/order.ts';
 import { COUNTRY_CODES, KIOSK_METHOD_NAMES, type CountryCode } from './kiosk-names.ts';
+import type { CsvProblem } from './catalog-problems.ts';
 
 // The one contract between the renderer and the main process (style guide 2): every method's input schema, its
 // result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all
@@ -13,8 +14,16 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: KioskError 
 export interface KioskError {
   code: string;
   message: string;
-  /** Platform error details (the offending field), when there are any. */
+  /**
+   * Platform error details (the offending field), when there are any. For `invalid_csv`: one English sentence per
+   * problem of the import, `line N: reason` (at most 20), for logs and API users.
+   */
   details?: string[];
+  /**
+   * `invalid_csv` only: the import's problems, structured for translation (shared/catalog-problems.ts; issue 5
+   * "Languages"), in the same order as `details` and as many. Absent for every other error.
+   */
+  problems?: CsvProblem[];
 }
 
 export const CONNECTION_STATES = ['disconnected', 'connecting', 'connected', 'reconnect_needed'] as const;

@@ -245,7 +245,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
 
   const fail = (error: unknown): { ok: false; error: KioskError } => {
     if (error instanceof OutboxRefusedError) return { ok: false, error: { code: error.code, message: error.message } };
-    if (error instanceof CatalogError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+    if (error instanceof CatalogError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...(error.problems ? { problems: error.problems } : {}) } };
     if (error instanceof DamagedRowError) {
       // style guide 10: a damaged stored row is named, never shown as something else. Its message holds no secret.
       logger.error('damaged row in the kiosk database', { table: error.table, row: error.rowId, reason: error.reason });

@@ -1,9 +1,11 @@
-import { parseAmount, type AmountResult, type Currency } from '../../../shared/money.ts';
+import { minorUnitDigits, parseAmount, type Currency } from '../../../shared/money.ts';
+import { csvProblem, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
 
 // The catalog's CSV import (issue 5 "Sale": title, unit_price, quantity, unit_measure, external_code; import from CSV).
 // Files come from spreadsheets: Excel in es/pt locales writes `;` between fields and `,` as the decimal separator,
 // other tools `,` and `.`; both are read. The format is RFC 4180: fields may be quoted, a quote inside a quoted field is
 // doubled, records end with CRLF or LF (a lone CR too), and a UTF-8 byte order mark at the start is ignored.
+// Problems are CsvProblem values (shared/catalog-problems.ts), so the manager reads them in the screen's language.
 
 export type Delimiter = ',' | ';';
 
@@ -13,7 +15,7 @@ export interface CsvRecord {
   fields: string[];
 }
 
-export type CsvParse = { ok: true; delimiter: Delimiter; records: CsvRecord[] } | { ok: false; problem: string };
+export type CsvParse = { ok: true; delimiter: Delimiter; records: CsvRecord[] } | { ok: false; problem: CsvProblem };
 
 /** A data row of a catalog CSV, checked: the price in minor units of the currency it was read for. */
 export interface CatalogCsvRow {
@@ -24,7 +26,10 @@ export interface CatalogCsvRow {
   externalCode: string | null;
 }
 
-export type CatalogCsvParse = { ok: true; rows: CatalogCsvRow[] } | { ok: false; problems: string[] };
+export type CatalogCsvParse = { ok: true; rows: CatalogCsvRow[] } | { ok: false; problems: CsvProblem[] };
+
+/** A price read from a cell; a refused one carries its problem without a line (the caller knows the line). */
+export type CsvPrice = { ok: true; minor: number } | { ok: false; problem: CsvProblem };
 
 export const CATALOG_COLUMNS = ['title', 'unit_price', 'unit_measure', 'external_code'] as const;
 const REQUIRED_COLUMNS = ['title', 'unit_price', 'unit_measure'] as const;
@@ -35,6 +40,10 @@ export const MAX_CATALOG_ITEMS = 500;
 
 const CONTROL = /\p{Cc}/u;
 const EXTERNAL_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+/** shared/money.ts accepts at most 12 integer digits (MAX_INTEGER_DIGITS there). */
+const MAX_PRICE_DIGITS = 12;
+const MAX_TITLE = 150;
+const MAX_UNIT = 10;
 
 /**
  * The delimiter of a file: whichever of `,` and `;` occurs more often outside quotes on its first line (the header).
@@ -77,7 +86,7 @@ export function parseCsv(input: string, delimiter: Delimiter = detectDelimiter(i
         j += 1;
         for (;;) {
           const close = text.indexOf('"', j);
-          if (close === -1) return { ok: false, problem: `line ${fieldLine}: a quoted field is never closed` };
+          if (close === -1) return { ok: false, problem: csvProblem(fieldLine, 'quote_unclosed', {}) };
           const chunk = text.slice(j, close);
           line += countNewlines(chunk);
           value += chunk;
@@ -90,14 +99,14 @@ export function parseCsv(input: string, delimiter: Delimiter = detectDelimiter(i
           break;
         }
         while (text[j] === ' ' || text[j] === '\t') j += 1;
-        if (!isEnd(text[j])) return { ok: false, problem: `line ${line}: text after the closing quote of a field; quote the whole field` };
+        if (!isEnd(text[j])) return { ok: false, problem: csvProblem(line, 'text_after_quote', {}) };
         fields.push(value);
         i = j;
       } else {
         let k = i;
         while (!isEnd(text[k])) {
           if (text[k] === '"') {
-            return { ok: false, problem: `line ${line}: a quote inside an unquoted field; quote the whole field and double the quote ("")` };
+            return { ok: false, problem: csvProblem(line, 'quote_in_field', {}) };
           }
           k += 1;
         }
@@ -127,50 +136,57 @@ export function parseCsv(input: string, delimiter: Delimiter = detectDelimiter(i
  * separators, no currency sign), into minor units of `currency` (shared/money.ts; CLP has none, so `1500,50` is
  * refused and `1500,00` is 1500). Zero is refused: a product is never free by accident of a typo.
  */
-export function parseCsvPrice(text: string, currency: Currency): AmountResult {
+export function parseCsvPrice(text: string, currency: Currency): CsvPrice {
   const value = text.trim();
-  if (value === '') return { ok: false, reason: 'unit_price is empty' };
+  const refuse = (problem: CsvProblem): CsvPrice => ({ ok: false, problem });
+  if (value === '') return refuse(csvProblem(null, 'price_empty', {}));
+  const shown = cutCell(value);
   const match = /^([0-9]+)(?:[.,]([0-9]+))?$/.exec(value);
   if (!match) {
     if (/^[0-9]{1,3}([.,][0-9]{3})+([.,][0-9]{1,2})?$/.test(value) || /^[0-9]+[.,][0-9]+[.,]/.test(value)) {
-      return { ok: false, reason: `unit_price ${value} has a thousands separator; write 1234.50 or 1234,50` };
+      return refuse(csvProblem(null, 'price_thousands', { value: shown }));
     }
-    return { ok: false, reason: `unit_price ${quote(value)} is not a price like 1234.50 or 1234,50` };
+    return refuse(csvProblem(null, 'price_not_a_price', { value: shown }));
   }
   const fraction = match[2] ?? '';
-  if (fraction.length > 2) return { ok: false, reason: `unit_price ${value} has ${fraction.length} decimals; write at most 2, with no thousands separators` };
+  if (fraction.length > 2) return refuse(csvProblem(null, 'price_too_many_decimals', { value: shown, decimals: fraction.length }));
   const integer = (match[1] as string).replace(/^0+(?=[0-9])/, '');
+  if (integer.length > MAX_PRICE_DIGITS) return refuse(csvProblem(null, 'price_too_large', { value: shown, max: MAX_PRICE_DIGITS }));
+  // platform-facts: CLP has no minor unit; "1500,00" still names whole pesos, "1500,50" does not.
+  if (minorUnitDigits(currency) === 0 && /[1-9]/.test(fraction)) return refuse(csvProblem(null, 'price_currency_decimals', { value: shown, currency }));
   const parsed = parseAmount(`${integer}.${fraction.padEnd(2, '0')}`, currency);
-  if (!parsed.ok) return { ok: false, reason: `unit_price ${value}: ${parsed.reason}` };
-  if (parsed.minor === 0) return { ok: false, reason: 'unit_price must be greater than zero' };
+  // Unreachable after the checks above (shared/money.ts refuses nothing else for digits of this shape); kept so a
+  // stricter parseAmount can never let a price through unchecked.
+  if (!parsed.ok) return refuse(csvProblem(null, 'price_not_a_price', { value: shown }));
+  if (parsed.minor === 0) return refuse(csvProblem(null, 'price_zero', {}));
   return parsed;
 }
 
 /**
  * Reads a catalog CSV: a header naming title, unit_price, unit_measure and optionally external_code (any case, any
- * order), then one item per row; blank rows are skipped. Every row is checked, and all problems are returned as
- * `line N: reason` (the caller shows the first ones); a file with any problem yields no rows. Two rows for the same
+ * order), then one item per row; blank rows are skipped. Every row is checked, and all problems are returned, each
+ * with its line (the caller shows the first ones); a file with any problem yields no rows. Two rows for the same
  * external_code, or (without a code) the same title, are a problem: the file would say two things about one item.
  */
 export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvParse {
   const csv = parseCsv(text);
   if (!csv.ok) return { ok: false, problems: [csv.problem] };
   const [header, ...body] = csv.records;
-  if (!header || isBlank(header)) return { ok: false, problems: ['line 1: the header row is missing; name the columns title, unit_price, unit_measure and optionally external_code'] };
+  if (!header || isBlank(header)) return { ok: false, problems: [csvProblem(1, 'header_missing', {})] };
   const columns = readHeader(header);
   if (!columns.ok) return { ok: false, problems: columns.problems };
   const data = body.filter((record) => !isBlank(record));
   if (data.length > MAX_CATALOG_ITEMS) {
-    return { ok: false, problems: [`the file has ${data.length} items; the catalog holds at most ${MAX_CATALOG_ITEMS}`] };
+    return { ok: false, problems: [csvProblem(null, 'too_many_items', { count: data.length, max: MAX_CATALOG_ITEMS })] };
   }
-  const problems: string[] = [];
+  const problems: CsvProblem[] = [];
   const rows: CatalogCsvRow[] = [];
   const codeLines = new Map<string, number>();
   const titleLines = new Map<string, number>();
   for (const record of data) {
-    const at = `line ${record.line}`;
+    const at = record.line;
     if (record.fields.length !== header.fields.length) {
-      problems.push(`${at}: ${record.fields.length} fields, but the header has ${header.fields.length}`);
+      problems.push(csvProblem(at, 'field_count', { fields: record.fields.length, expected: header.fields.length }));
       continue;
     }
     const cell = (column: Column): string => {
@@ -179,29 +195,29 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
     };
     const before = problems.length;
     const title = cell('title');
-    if (title === '') problems.push(`${at}: title is empty`);
-    else if (title.length > 150) problems.push(`${at}: title is longer than 150 characters`);
-    else if (CONTROL.test(title)) problems.push(`${at}: title has a line break or another control character`);
+    if (title === '') problems.push(csvProblem(at, 'title_empty', {}));
+    else if (title.length > MAX_TITLE) problems.push(csvProblem(at, 'title_too_long', { max: MAX_TITLE }));
+    else if (CONTROL.test(title)) problems.push(csvProblem(at, 'title_control', {}));
     const price = parseCsvPrice(cell('unit_price'), currency);
-    if (!price.ok) problems.push(`${at}: ${price.reason}`);
+    if (!price.ok) problems.push({ ...price.problem, line: at });
     const unitMeasure = cell('unit_measure');
-    if (unitMeasure === '') problems.push(`${at}: unit_measure is empty`);
-    else if (unitMeasure.length > 10) problems.push(`${at}: unit_measure ${quote(unitMeasure)} is longer than 10 characters`);
-    else if (CONTROL.test(unitMeasure)) problems.push(`${at}: unit_measure has a control character`);
+    if (unitMeasure === '') problems.push(csvProblem(at, 'unit_empty', {}));
+    else if (unitMeasure.length > MAX_UNIT) problems.push(csvProblem(at, 'unit_too_long', { value: cutCell(unitMeasure), max: MAX_UNIT }));
+    else if (CONTROL.test(unitMeasure)) problems.push(csvProblem(at, 'unit_control', {}));
     const code = cell('external_code');
-    if (code !== '' && !EXTERNAL_CODE.test(code)) problems.push(`${at}: external_code ${quote(code)} may hold only letters, digits, - and _ (at most 64)`);
+    if (code !== '' && !EXTERNAL_CODE.test(code)) problems.push(csvProblem(at, 'code_invalid', { value: cutCell(code) }));
     if (problems.length > before || !price.ok) continue;
     if (code !== '') {
       const first = codeLines.get(code);
       if (first !== undefined) {
-        problems.push(`${at}: external_code ${code} is also on line ${first}`);
+        problems.push(csvProblem(at, 'code_duplicate', { value: code, firstLine: first }));
         continue;
       }
       codeLines.set(code, record.line);
     } else {
       const first = titleLines.get(title);
       if (first !== undefined) {
-        problems.push(`${at}: title ${quote(title)} is also on line ${first}; give the rows an external_code to tell them apart`);
+        problems.push(csvProblem(at, 'title_duplicate', { title: cutCell(title), firstLine: first }));
         continue;
       }
       titleLines.set(title, record.line);
@@ -211,22 +227,23 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
   return problems.length > 0 ? { ok: false, problems } : { ok: true, rows };
 }
 
-function readHeader(header: CsvRecord): { ok: true; index: Map<Column, number> } | { ok: false; problems: string[] } {
+function readHeader(header: CsvRecord): { ok: true; index: Map<Column, number> } | { ok: false; problems: CsvProblem[] } {
   const index = new Map<Column, number>();
   const unknown: string[] = [];
-  const problems: string[] = [];
+  const problems: CsvProblem[] = [];
   header.fields.forEach((raw, position) => {
     const name = raw.trim().toLowerCase();
-    if (name === '') problems.push(`line ${header.line}: column ${position + 1} of the header has no name`);
-    else if (!(CATALOG_COLUMNS as readonly string[]).includes(name)) unknown.push(quote(raw.trim()));
-    else if (index.has(name as Column)) problems.push(`line ${header.line}: the column ${name} appears twice`);
+    if (name === '') problems.push(csvProblem(header.line, 'column_unnamed', { position: position + 1 }));
+    else if (!(CATALOG_COLUMNS as readonly string[]).includes(name)) unknown.push(JSON.stringify(cutCell(raw.trim())));
+    else if (index.has(name as Column)) problems.push(csvProblem(header.line, 'column_duplicate', { column: name }));
     else index.set(name as Column, position);
   });
   if (unknown.length > 0) {
-    problems.unshift(`line ${header.line}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the columns are title, unit_price, unit_measure and optionally external_code`);
+    // The names are the user's own header cells, each quoted so an empty-looking or odd name is still visible.
+    problems.unshift(csvProblem(header.line, 'columns_unknown', { columns: unknown.join(', '), count: unknown.length }));
   }
   const missing = REQUIRED_COLUMNS.filter((column) => !index.has(column));
-  if (missing.length > 0) problems.push(`line ${header.line}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (missing.length > 0) problems.push(csvProblem(header.line, 'columns_missing', { columns: missing.join(', '), count: missing.length }));
   return problems.length > 0 ? { ok: false, problems } : { ok: true, index };
 }
 
@@ -246,10 +263,4 @@ function countNewlines(text: string): number {
     if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) count += 1;
   }
   return count;
-}
-
-/** A value quoted for a message, cut short so a problem line stays one line. */
-function quote(value: string): string {
-  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-  return JSON.stringify(shown);
 }

@@ -4,13 +4,19 @@ import type { AuditLog } from '../store/audit-log.ts';
 import { MAX_CATALOG_ITEMS, parseCatalogCsv, type CatalogCsvRow } from './catalog-csv.ts';
 import type { CatalogImportReport, CatalogItem, KioskInput } from '../../../shared/kiosk-api.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
+import { csvProblem, csvProblemText, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
 
-/** A catalog call refused, with the KioskApi error code the renderer explains. Nothing was written. */
+/**
+ * A catalog call refused, with the KioskApi error code the renderer explains. Nothing was written. An invalid_csv
+ * refusal carries its problems twice, in the same order: `problems` for the screen to word in its language, `details`
+ * as English sentences for logs and API users (KioskError in shared/kiosk-api.ts).
+ */
 export class CatalogError extends Error {
   constructor(
     readonly code: 'item_not_found' | 'duplicate_code' | 'invalid_amount' | 'catalog_full' | 'invalid_csv',
     message: string,
     readonly details?: string[],
+    readonly problems?: CsvProblem[],
   ) {
     super(message);
     this.name = 'CatalogError';
@@ -102,7 +108,8 @@ export class Catalog {
   /**
    * Imports a CSV (catalog-csv.ts) all or nothing: each row updates the item with its external_code when it has one,
    * else the item with exactly its title (a row without a code keeps the item's code), else adds an item. Throws
-   * CatalogError invalid_csv (details: up to 20 `line N: reason`) when any row is bad or two rows land on one item,
+   * CatalogError invalid_csv (up to 20 problems, as `problems` and as English `details`) when any row is bad or two
+   * rows land on one item,
    * catalog_full when the result would exceed MAX_CATALOG_ITEMS; nothing changes then.
    */
   import(csv: string, currency: Currency, actor: string): CatalogImportReport {
@@ -127,7 +134,7 @@ export class Catalog {
 
 type ImportPlan =
   | { ok: true; added: CatalogFields[]; updated: Array<{ id: string; fields: CatalogFields }>; unchanged: number }
-  | { ok: false; problems: string[] };
+  | { ok: false; problems: CsvProblem[] };
 
 function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Currency): ImportPlan {
   const byCode = new Map<string, CatalogRow>();
@@ -136,7 +143,7 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
     if (row.externalCode !== null) byCode.set(row.externalCode, row);
     byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row]);
   }
-  const problems: string[] = [];
+  const problems: CsvProblem[] = [];
   const matchedBy = new Map<string, number>();
   const added: CatalogFields[] = [];
   const updated: Array<{ id: string; fields: CatalogFields }> = [];
@@ -147,7 +154,7 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
     else {
       const titled = byTitle.get(row.title) ?? [];
       if (titled.length > 1) {
-        problems.push(`line ${row.line}: ${titled.length} catalog items are titled ${JSON.stringify(row.title)}; give the row an external_code`);
+        problems.push(csvProblem(row.line, 'title_ambiguous', { title: cutCell(row.title), count: titled.length }));
         continue;
       }
       match = titled[0] ?? null;
@@ -165,7 +172,7 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
     }
     const earlier = matchedBy.get(match.id);
     if (earlier !== undefined) {
-      problems.push(`line ${row.line}: changes the same catalog item as line ${earlier}`);
+      problems.push(csvProblem(row.line, 'same_item', { firstLine: earlier }));
       continue;
     }
     matchedBy.set(match.id, row.line);
@@ -181,12 +188,14 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
   return problems.length > 0 ? { ok: false, problems } : { ok: true, added, updated, unchanged };
 }
 
-function invalidCsv(problems: string[]): CatalogError {
+function invalidCsv(problems: CsvProblem[]): CatalogError {
   const count = problems.length;
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
   return new CatalogError(
     'invalid_csv',
     `The file has ${count} problem${count === 1 ? '' : 's'}${count > MAX_LISTED_PROBLEMS ? ` (the first ${MAX_LISTED_PROBLEMS} are listed)` : ''}; nothing was imported.`,
-    problems.slice(0, MAX_LISTED_PROBLEMS),
+    listed.map(csvProblemText),
+    listed,
   );
 }
 

@@ -1,4 +1,105 @@
+import type { CsvProblemCode } from '../../../shared/catalog-problems.ts';
+
 // Messages of the catalog manager in Settings (issue 5 "Sale": the local product catalog). Keys are namespaced 'catalog.*'.
+
+// The problems of a CSV import, one per CsvProblemCode (shared/catalog-problems.ts; issue 5 "Languages"), as
+// `catalog.csv.<code>`. Typed by the code list, so a new code without words here fails to compile; placeholders are
+// {line} and the values the core fills for that code (test/unit/renderer/csv-problem-texts.test.ts). Column names stay
+// in English: they are what the file must say.
+const csvEn: Record<CsvProblemCode, string> = {
+  quote_unclosed: 'Line {line}: a quoted field is never closed (a " is missing).',
+  text_after_quote: 'Line {line}: there is text after the closing quote of a field; put the whole field in quotes.',
+  quote_in_field: 'Line {line}: a quote (") inside a field that is not in quotes; put the whole field in quotes and write the quote twice ("").',
+  header_missing: 'Line {line}: the first line must name the columns: title, unit_price, unit_measure and optionally external_code.',
+  columns_unknown: 'Line {line}: columns the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code.',
+  column_duplicate: 'Line {line}: the column {column} appears twice.',
+  column_unnamed: 'Line {line}: column {position} has no name.',
+  columns_missing: 'Line {line}: missing columns: {columns}.',
+  too_many_items: 'The file has {count} products; the catalog holds at most {max}.',
+  field_count: 'Line {line}: {fields} fields, but the first line has {expected}.',
+  title_empty: 'Line {line}: the name (title) is empty.',
+  title_too_long: 'Line {line}: the name (title) is longer than {max} characters.',
+  title_control: 'Line {line}: the name (title) has a line break or another control character.',
+  price_empty: 'Line {line}: the price (unit_price) is empty.',
+  price_thousands: 'Line {line}: the price {value} has a thousands separator; write it as 1234.50 or 1234,50.',
+  price_not_a_price: 'Line {line}: “{value}” is not a price; write it as 1234.50 or 1234,50.',
+  price_too_many_decimals: 'Line {line}: the price {value} has {decimals} decimals; write at most 2, without thousands separators.',
+  price_too_large: 'Line {line}: the price {value} has more than {max} digits before the decimals.',
+  price_currency_decimals: 'Line {line}: the price {value} has cents, but prices in {currency} are whole numbers.',
+  price_zero: 'Line {line}: the price must be greater than zero.',
+  unit_empty: 'Line {line}: the unit (unit_measure) is empty.',
+  unit_too_long: 'Line {line}: the unit “{value}” is longer than {max} characters.',
+  unit_control: 'Line {line}: the unit (unit_measure) has a control character.',
+  code_invalid: 'Line {line}: the code “{value}” may have only letters, digits, - and _ (at most 64).',
+  code_duplicate: 'Line {line}: the code {value} is also on line {firstLine}.',
+  title_duplicate: 'Line {line}: “{title}” is also on line {firstLine}; give the lines an external_code to tell them apart.',
+  title_ambiguous: 'Line {line}: {count} products in the catalog are called “{title}”; give the line an external_code.',
+  same_item: 'Line {line}: changes the same product as line {firstLine}.',
+};
+const csvEs: Record<CsvProblemCode, string> = {
+  quote_unclosed: 'Línea {line}: un campo entre comillas nunca se cierra (falta una ").',
+  text_after_quote: 'Línea {line}: hay texto después de la comilla que cierra un campo; ponga el campo entero entre comillas.',
+  quote_in_field: 'Línea {line}: hay una comilla (") en un campo sin comillas; ponga el campo entero entre comillas y escriba la comilla dos veces ("").',
+  header_missing: 'Línea {line}: la primera línea debe nombrar las columnas: title, unit_price, unit_measure y, opcional, external_code.',
+  columns_unknown: 'Línea {line}: columnas desconocidas: {columns}. Las columnas son title, unit_price, unit_measure y, opcional, external_code.',
+  column_duplicate: 'Línea {line}: la columna {column} aparece dos veces.',
+  column_unnamed: 'Línea {line}: la columna {position} no tiene nombre.',
+  columns_missing: 'Línea {line}: faltan columnas: {columns}.',
+  too_many_items: 'El archivo tiene {count} productos; el catálogo admite como máximo {max}.',
+  field_count: 'Línea {line}: tiene {fields} campos, pero la primera línea tiene {expected}.',
+  title_empty: 'Línea {line}: el nombre (title) está vacío.',
+  title_too_long: 'Línea {line}: el nombre (title) tiene más de {max} caracteres.',
+  title_control: 'Línea {line}: el nombre (title) tiene un salto de línea u otro carácter de control.',
+  price_empty: 'Línea {line}: el precio (unit_price) está vacío.',
+  price_thousands: 'Línea {line}: el precio {value} tiene separador de miles; escríbalo como 1234.50 o 1234,50.',
+  price_not_a_price: 'Línea {line}: “{value}” no es un precio; escríbalo como 1234.50 o 1234,50.',
+  price_too_many_decimals: 'Línea {line}: el precio {value} tiene {decimals} decimales; escriba como máximo 2, sin separador de miles.',
+  price_too_large: 'Línea {line}: el precio {value} tiene más de {max} dígitos antes de los decimales.',
+  price_currency_decimals: 'Línea {line}: el precio {value} tiene centavos, pero los precios en {currency} son enteros.',
+  price_zero: 'Línea {line}: el precio debe ser mayor que cero.',
+  unit_empty: 'Línea {line}: la unidad (unit_measure) está vacía.',
+  unit_too_long: 'Línea {line}: la unidad “{value}” tiene más de {max} caracteres.',
+  unit_control: 'Línea {line}: la unidad (unit_measure) tiene un carácter de control.',
+  code_invalid: 'Línea {line}: el código “{value}” solo puede tener letras, números, - y _ (hasta 64).',
+  code_duplicate: 'Línea {line}: el código {value} también está en la línea {firstLine}.',
+  title_duplicate: 'Línea {line}: “{title}” también está en la línea {firstLine}; dé a las líneas un external_code para distinguirlas.',
+  title_ambiguous: 'Línea {line}: {count} productos del catálogo se llaman “{title}”; dé a la línea un external_code.',
+  same_item: 'Línea {line}: cambia el mismo producto que la línea {firstLine}.',
+};
+const csvPt: Record<CsvProblemCode, string> = {
+  quote_unclosed: 'Linha {line}: um campo entre aspas nunca é fechado (falta uma ").',
+  text_after_quote: 'Linha {line}: há texto depois das aspas que fecham um campo; coloque o campo inteiro entre aspas.',
+  quote_in_field: 'Linha {line}: há aspas (") em um campo sem aspas; coloque o campo inteiro entre aspas e escreva as aspas duas vezes ("").',
+  header_missing: 'Linha {line}: a primeira linha deve nomear as colunas: title, unit_price, unit_measure e, opcional, external_code.',
+  columns_unknown: 'Linha {line}: colunas desconhecidas: {columns}. As colunas são title, unit_price, unit_measure e, opcional, external_code.',
+  column_duplicate: 'Linha {line}: a coluna {column} aparece duas vezes.',
+  column_unnamed: 'Linha {line}: a coluna {position} não tem nome.',
+  columns_missing: 'Linha {line}: faltam colunas: {columns}.',
+  too_many_items: 'O arquivo tem {count} produtos; o catálogo comporta no máximo {max}.',
+  field_count: 'Linha {line}: tem {fields} campos, mas a primeira linha tem {expected}.',
+  title_empty: 'Linha {line}: o nome (title) está vazio.',
+  title_too_long: 'Linha {line}: o nome (title) tem mais de {max} caracteres.',
+  title_control: 'Linha {line}: o nome (title) tem uma quebra de linha ou outro caractere de controle.',
+  price_empty: 'Linha {line}: o preço (unit_price) está vazio.',
+  price_thousands: 'Linha {line}: o preço {value} tem separador de milhar; escreva 1234.50 ou 1234,50.',
+  price_not_a_price: 'Linha {line}: “{value}” não é um preço; escreva 1234.50 ou 1234,50.',
+  price_too_many_decimals: 'Linha {line}: o preço {value} tem {decimals} casas decimais; escreva no máximo 2, sem separador de milhar.',
+  price_too_large: 'Linha {line}: o preço {value} tem mais de {max} dígitos antes dos decimais.',
+  price_currency_decimals: 'Linha {line}: o preço {value} tem centavos, mas os preços em {currency} são inteiros.',
+  price_zero: 'Linha {line}: o preço deve ser maior que zero.',
+  unit_empty: 'Linha {line}: a unidade (unit_measure) está vazia.',
+  unit_too_long: 'Linha {line}: a unidade “{value}” tem mais de {max} caracteres.',
+  unit_control: 'Linha {line}: a unidade (unit_measure) tem um caractere de controle.',
+  code_invalid: 'Linha {line}: o código “{value}” só pode ter letras, números, - e _ (até 64).',
+  code_duplicate: 'Linha {line}: o código {value} também está na linha {firstLine}.',
+  title_duplicate: 'Linha {line}: “{title}” também está na linha {firstLine}; dê às linhas um external_code para diferenciá-las.',
+  title_ambiguous: 'Linha {line}: {count} produtos do catálogo se chamam “{title}”; dê à linha um external_code.',
+  same_item: 'Linha {line}: altera o mesmo produto que a linha {firstLine}.',
+};
+
+const csvKeys = (texts: Record<CsvProblemCode, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(texts).map(([code, text]) => [`catalog.csv.${code}`, text]));
+
 export const catalog = {
   en: {
     'catalog.title': 'Products',
@@ -47,6 +148,7 @@ export const catalog = {
     'catalog.import.more': '… and {count} more.',
     'catalog.import.tooBig': 'The file is larger than 1 MB; split it into smaller files.',
     'catalog.import.empty': 'The file is empty.',
+    ...csvKeys(csvEn),
   } as Record<string, string>,
   es: {
     'catalog.title': 'Productos',
@@ -95,6 +197,7 @@ export const catalog = {
     'catalog.import.more': '… y {count} más.',
     'catalog.import.tooBig': 'El archivo pesa más de 1 MB; divídalo en archivos más chicos.',
     'catalog.import.empty': 'El archivo está vacío.',
+    ...csvKeys(csvEs),
   } as Record<string, string>,
   pt: {
     'catalog.title': 'Produtos',
@@ -143,5 +246,6 @@ export const catalog = {
     'catalog.import.more': '… e mais {count}.',
     'catalog.import.tooBig': 'O arquivo tem mais de 1 MB; divida-o em arquivos menores.',
     'catalog.import.empty': 'O arquivo está vazio.',
+    ...csvKeys(csvPt),
   } as Record<string, string>,
 };

@@ -114,6 +114,10 @@ describe('catalog in training (ARS)', () => {
     assert.equal(refused.error.code, 'invalid_csv');
     assert.equal(refused.error.details?.length, 20);
     assert.equal(refused.error.details?.[0], 'line 4: unit_price 1.234,5 has a thousands separator; write 1234.50 or 1234,50');
+    // The same problems, structured for the screen's language, in the same order and as many (issue 5 "Languages").
+    assert.equal(refused.error.problems?.length, 20);
+    assert.deepEqual(refused.error.problems?.[0], { line: 4, code: 'price_thousands', values: { value: '1.234,5' } });
+    assert.deepEqual(refused.error.problems?.map((p) => p.line), refused.error.details?.map((d) => Number(/^line (\d+):/.exec(d)?.[1])));
     assert.match(refused.error.message, /25 problems \(the first 20 are listed\); nothing was imported/);
     assert.deepEqual(await k.core.api.listCatalog({}), before);
   });
@@ -122,6 +126,17 @@ describe('catalog in training (ARS)', () => {
     const refused = await k.core.api.importCatalog({ pin: PIN, csv: 'title,unit_price,unit_measure,external_code\nCafé chico,1,unit,\nOther name,2,unit,CAF-1\n' });
     assert.ok(!refused.ok);
     assert.deepEqual(refused.error.details, ['line 3: changes the same catalog item as line 2']);
+    assert.deepEqual(refused.error.problems, [{ line: 3, code: 'same_item', values: { firstLine: 2 } }]);
+  });
+
+  test('a row without a code whose title two items share is refused as title_ambiguous, naming the title', async () => {
+    for (const externalCode of ['TWIN-1', 'TWIN-2']) {
+      assert.ok((await k.core.api.saveCatalogItem({ pin: PIN, item: { title: 'Twin', unitPrice: '1.00', unitMeasure: 'unit', externalCode } })).ok);
+    }
+    const refused = await k.core.api.importCatalog({ pin: PIN, csv: 'title,unit_price,unit_measure\nTwin,2,unit\n' });
+    assert.ok(!refused.ok);
+    assert.deepEqual(refused.error.problems, [{ line: 2, code: 'title_ambiguous', values: { title: 'Twin', count: 2 } }]);
+    assert.deepEqual(refused.error.details, ['line 2: 2 catalog items are titled "Twin"; give the row an external_code']);
   });
 
   test('the catalog holds at most 500 items: an import past that is catalog_full and changes nothing', async () => {
@@ -165,6 +180,18 @@ describe('catalog and the web shell', () => {
     const overLimit = await post('importCatalog', JSON.stringify({ pin: PIN, csv: 'x'.repeat(3_100_000) }));
     assert.equal(overLimit.status, 413);
   });
+
+  test('a refused import reaches the renderer with its structured problems beside the English details', async () => {
+    const response = await post('importCatalog', JSON.stringify({ pin: PIN, csv: 'title,unit_price,unit_measure\n,1,unit\nTea,0,unit\n' }));
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { ok: false; error: { code: string; details: string[]; problems: unknown[] } };
+    assert.equal(body.error.code, 'invalid_csv');
+    assert.deepEqual(body.error.problems, [
+      { line: 2, code: 'title_empty', values: {} },
+      { line: 3, code: 'price_zero', values: {} },
+    ]);
+    assert.deepEqual(body.error.details, ['line 2: title is empty', 'line 3: unit_price must be greater than zero']);
+  });
 });
 
 describe('catalog and the seller\'s currency', () => {
@@ -185,6 +212,7 @@ describe('catalog and the seller\'s currency', () => {
     const refused = await k.core.api.importCatalog({ pin: PIN, csv: 'title;unit_price;unit_measure\nEmpanada;1500,50;unit\n' });
     assert.ok(!refused.ok);
     assert.match(refused.error.details?.[0] ?? '', /^line 2: unit_price 1500,50: CLP has no minor unit/);
+    assert.deepEqual(refused.error.problems, [{ line: 2, code: 'price_currency_decimals', values: { value: '1500,50', currency: 'CLP' } }]);
     const saved = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: 'Café', unitPrice: '10.50', unitMeasure: 'unit' } });
     assert.equal(!saved.ok && saved.error.code, 'invalid_amount');
   });

@@ -6,10 +6,16 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { MAX_CATALOG_ITEMS, detectDelimiter, parseCatalogCsv, parseCsv, parseCsvPrice, type Delimiter } from '../../../../electron/core/catalog/catalog-csv.ts';
 import { formatAmount, type Currency } from '../../../../shared/money.ts';
+import { csvProblemText, type CsvProblem } from '../../../../shared/catalog-problems.ts';
+
+/** The problems as the English sentences of KioskError.details. */
+const english = (problems: CsvProblem[]): string[] => problems.map(csvProblemText);
+/** The problems as [line, code] pairs: what the screen translates. */
+const codes = (problems: CsvProblem[]): Array<[number | null, string]> => problems.map((p) => [p.line, p.code]);
 
 const records = (text: string, delimiter?: Delimiter) => {
   const parsed = parseCsv(text, delimiter);
-  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  assert.ok(parsed.ok, parsed.ok ? '' : csvProblemText(parsed.problem));
   return parsed.records;
 };
 
@@ -53,11 +59,11 @@ describe('RFC 4180 records', () => {
   });
 
   test('broken quoting is one problem naming its line', () => {
-    assert.deepEqual(parseCsv('a,b\n"open,c\n'), { ok: false, problem: 'line 2: a quoted field is never closed' });
+    assert.deepEqual(parseCsv('a,b\n"open,c\n'), { ok: false, problem: { line: 2, code: 'quote_unclosed', values: {} } });
     const inside = parseCsv('a,b\nx"y,c');
-    assert.ok(!inside.ok && inside.problem.startsWith('line 2: a quote inside an unquoted field'));
+    assert.ok(!inside.ok && csvProblemText(inside.problem).startsWith('line 2: a quote inside an unquoted field'));
     const after = parseCsv('a,b\n"x"y,c');
-    assert.ok(!after.ok && after.problem.startsWith('line 2: text after the closing quote'));
+    assert.ok(!after.ok && csvProblemText(after.problem).startsWith('line 2: text after the closing quote'));
   });
 
   test('the delimiter comes from the header: the more frequent of , and ; outside quotes', () => {
@@ -73,7 +79,8 @@ describe('prices', () => {
   const bad = (text: string, currency: Currency, pattern: RegExp) => {
     const result = parseCsvPrice(text, currency);
     assert.ok(!result.ok, `${text} should be refused`);
-    assert.match(result.reason, pattern);
+    assert.equal(result.problem.line, null, 'the caller adds the line');
+    assert.match(csvProblemText(result.problem), pattern);
   };
 
   test('1234.50 and 1234,50 are the same price; one decimal is padded; none is whole', () => {
@@ -125,10 +132,11 @@ describe('catalog CSV', () => {
   test('unknown columns are an error that names them; missing and repeated columns too', () => {
     const unknown = parseCatalogCsv('title,price,unit_measure,color\nA,1,u,red', 'ARS');
     assert.ok(!unknown.ok);
-    assert.match(unknown.problems[0] ?? '', /^line 1: unknown columns "price", "color"; the columns are title, unit_price, unit_measure/);
-    assert.ok(unknown.problems.includes('line 1: missing column unit_price'));
+    assert.match(english(unknown.problems)[0] ?? '', /^line 1: unknown columns "price", "color"; the columns are title, unit_price, unit_measure/);
+    assert.ok(english(unknown.problems).includes('line 1: missing column unit_price'));
     const repeated = parseCatalogCsv('title,title,unit_price,unit_measure\n', 'ARS');
-    assert.deepEqual(repeated, { ok: false, problems: ['line 1: the column title appears twice'] });
+    assert.deepEqual(repeated, { ok: false, problems: [{ line: 1, code: 'column_duplicate', values: { column: 'title' } }] });
+    assert.deepEqual(english(repeated.ok ? [] : repeated.problems), ['line 1: the column title appears twice']);
     assert.deepEqual(parseCatalogCsv('', 'ARS').ok, false);
   });
 
@@ -147,7 +155,7 @@ describe('catalog CSV', () => {
     ].join('\n');
     const parsed = parseCatalogCsv(csv, 'ARS');
     assert.ok(!parsed.ok);
-    assert.deepEqual(parsed.problems, [
+    assert.deepEqual(english(parsed.problems), [
       'line 3: title is empty',
       'line 4: unit_measure "kilograms-x" is longer than 10 characters',
       'line 5: unit_price 1.234,5 has a thousands separator; write 1234.50 or 1234,50',
@@ -160,13 +168,93 @@ describe('catalog CSV', () => {
 
   test('a title with a line break (a quoted multi-line cell) is refused: titles are one line', () => {
     const parsed = parseCatalogCsv('title,unit_price,unit_measure\n"two\nlines",1,u\n', 'ARS');
-    assert.deepEqual(parsed, { ok: false, problems: ['line 2: title has a line break or another control character'] });
+    assert.ok(!parsed.ok);
+    assert.deepEqual(english(parsed.problems), ['line 2: title has a line break or another control character']);
   });
 
   test(`more than ${MAX_CATALOG_ITEMS} rows is refused before the rows are read`, () => {
     const rows = Array.from({ length: MAX_CATALOG_ITEMS + 1 }, (_, i) => `Item ${i},1,u`);
     const parsed = parseCatalogCsv(['title,unit_price,unit_measure', ...rows].join('\n'), 'ARS');
-    assert.deepEqual(parsed, { ok: false, problems: [`the file has ${MAX_CATALOG_ITEMS + 1} items; the catalog holds at most ${MAX_CATALOG_ITEMS}`] });
+    assert.deepEqual(parsed, { ok: false, problems: [{ line: null, code: 'too_many_items', values: { count: MAX_CATALOG_ITEMS + 1, max: MAX_CATALOG_ITEMS } }] });
+    assert.deepEqual(english(parsed.ok ? [] : parsed.problems), [`the file has ${MAX_CATALOG_ITEMS + 1} items; the catalog holds at most ${MAX_CATALOG_ITEMS}`]);
+  });
+});
+
+describe('problems as codes (issue 5 "Languages": the screen words them in its language)', () => {
+  const problemsOf = (csv: string, currency: Currency = 'ARS'): CsvProblem[] => {
+    const parsed = parseCatalogCsv(csv, currency);
+    assert.ok(!parsed.ok, 'the file is refused');
+    return parsed.problems;
+  };
+
+  test('broken quoting yields its code and line', () => {
+    assert.deepEqual(codes(problemsOf('title,unit_price,unit_measure\n"open,1,u\n')), [[2, 'quote_unclosed']]);
+    assert.deepEqual(codes(problemsOf('title,unit_price,unit_measure\nx"y,1,u\n')), [[2, 'quote_in_field']]);
+    assert.deepEqual(codes(problemsOf('title,unit_price,unit_measure\n"x"y,1,u\n')), [[2, 'text_after_quote']]);
+  });
+
+  test('header problems: missing, unknown, unnamed, repeated and missing columns', () => {
+    assert.deepEqual(codes(problemsOf('')), [[1, 'header_missing']]);
+    assert.deepEqual(codes(problemsOf(' , \nA,1,u')), [[1, 'header_missing']]);
+    assert.deepEqual(problemsOf('title,price,unit_measure,color,,title\n'), [
+      { line: 1, code: 'columns_unknown', values: { columns: '"price", "color"', count: 2 } },
+      { line: 1, code: 'column_unnamed', values: { position: 5 } },
+      { line: 1, code: 'column_duplicate', values: { column: 'title' } },
+      { line: 1, code: 'columns_missing', values: { columns: 'unit_price', count: 1 } },
+    ]);
+  });
+
+  test('every kind of bad cell yields its own code, with the cell as the user wrote it', () => {
+    const csv = [
+      'title;unit_price;unit_measure;external_code',
+      `${'x'.repeat(151)};10;u;`,
+      'Tab\there;10;u;',
+      'Empty price;;u;',
+      'Thousands;1.234,50;u;',
+      'Word;gratis;u;',
+      'Decimals;1,234;u;',
+      'Huge;1234567890123;u;',
+      'Zero;0,00;u;',
+      'No unit;10;;',
+      'Long unit;10;unidad de venta;',
+      'Ctl unit;10;"u\nx";',
+      'Bad code;10;u;año-1',
+      'Short;10',
+      'Coded;10;u;C1',
+      'Again;11;u;C1',
+      'Same;10;u;',
+      'Same;12;u;',
+    ].join('\n');
+    assert.deepEqual(problemsOf(csv), [
+      { line: 2, code: 'title_too_long', values: { max: 150 } },
+      { line: 3, code: 'title_control', values: {} },
+      { line: 4, code: 'price_empty', values: {} },
+      { line: 5, code: 'price_thousands', values: { value: '1.234,50' } },
+      { line: 6, code: 'price_not_a_price', values: { value: 'gratis' } },
+      { line: 7, code: 'price_too_many_decimals', values: { value: '1,234', decimals: 3 } },
+      { line: 8, code: 'price_too_large', values: { value: '1234567890123', max: 12 } },
+      { line: 9, code: 'price_zero', values: {} },
+      { line: 10, code: 'unit_empty', values: {} },
+      { line: 11, code: 'unit_too_long', values: { value: 'unidad de venta', max: 10 } },
+      { line: 12, code: 'unit_control', values: {} },
+      { line: 14, code: 'code_invalid', values: { value: 'año-1' } },
+      { line: 15, code: 'field_count', values: { fields: 2, expected: 4 } },
+      { line: 17, code: 'code_duplicate', values: { value: 'C1', firstLine: 16 } },
+      { line: 19, code: 'title_duplicate', values: { title: 'Same', firstLine: 18 } },
+    ]);
+  });
+
+  test('CLP prices with cents yield price_currency_decimals naming the currency; an empty title yields title_empty', () => {
+    assert.deepEqual(problemsOf('title;unit_price;unit_measure\nEmpanada;1500,50;u\n;10;u\n', 'CLP'), [
+      { line: 2, code: 'price_currency_decimals', values: { value: '1500,50', currency: 'CLP' } },
+      { line: 3, code: 'title_empty', values: {} },
+    ]);
+  });
+
+  test('a long cell is cut to 40 characters in the problem, so one line stays one line', () => {
+    const [problem] = problemsOf(`title,unit_price,unit_measure\nA,${'9x'.repeat(100)},u\n`);
+    assert.equal(problem?.code, 'price_not_a_price');
+    assert.equal(problem?.values.value, `${'9x'.repeat(20)}…`);
   });
 });
 
@@ -188,7 +276,7 @@ describe('round trip (fast-check)', () => {
           // A record that is one empty field writes as an empty line, which CSV cannot tell from no record.
           fc.pre(rows.every((row) => row.length > 1 || row[0] !== ''));
           const parsed = parseCsv(writeCsv(rows, delimiter, newline), delimiter);
-          assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+          assert.ok(parsed.ok, parsed.ok ? '' : csvProblemText(parsed.problem));
           assert.deepEqual(
             parsed.records.map((r) => r.fields),
             rows,
@@ -226,7 +314,7 @@ describe('round trip (fast-check)', () => {
           };
           const rows = [['external_code', 'unit_measure', 'unit_price', 'title'], ...items.map((i) => [i.externalCode ?? '', i.unitMeasure, price(i.minor), i.title])];
           const parsed = parseCatalogCsv((bom ? '\uFEFF' : '') + writeCsv(rows, delimiter, newline), currency);
-          assert.ok(parsed.ok, parsed.ok ? '' : parsed.problems.join('\n'));
+          assert.ok(parsed.ok, parsed.ok ? '' : english(parsed.problems).join('\n'));
           assert.deepEqual(
             parsed.rows.map((r) => ({ title: r.title, minor: r.unitPriceMinor, unitMeasure: r.unitMeasure, externalCode: r.externalCode })),
             // fc.record builds objects without a prototype; compare as plain objects.
