@@ -269,6 +269,18 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     return `${settings().posId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 20)}-${stamp}-${String(referenceCounter).padStart(3, '0')}`;
   };
 
+  /** An order made by a charge that got no answer, found when the cashier charged another sale: canceled (outbox). */
+  const withdrawOrphan = async (order: Order): Promise<void> => {
+    orderChanged(order);
+    if (order.status !== 'created') return;
+    try {
+      await outbox.enqueueCancel(order.id, 'kiosk');
+    } catch (error) {
+      logger.warn('an unanswered charge could not be withdrawn', { order: order.id, error: error instanceof Error ? error.name : 'unknown' });
+    }
+    audit.append({ actor: 'kiosk', action: 'order.withdrawn', subject: order.id, detail: { reason: 'create_superseded' } });
+  };
+
   const api: KioskApi = {
     async getSession() {
       return ok(sessionState());
@@ -333,7 +345,7 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       try {
         // createOrResume stores the order; the screens hear of it here (the tracker would see nothing newer). Charging
         // the same sale again after no answer re-sends that create with its key: never a second order.
-        const order = await createOrResume(ops, orders, ordersRepo, request, clock.now());
+        const order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan);
         orderChanged(order);
         return ok(orderView(order));
       } catch (error) {

@@ -36,21 +36,44 @@ export const RESUMABLE_CREATE_MS = 10 * 60_000;
  * The cashier's charge (failure mode 1: "a retry after a timeout creates a second order"). When an earlier charge got
  * no answer (its create is queued: it may exist at the platform) and the cashier charges the same sale again, that
  * create is sent again with its stored key, so the platform answers with the order it may already have made, never a
- * second. Any other unanswered create is superseded: the cashier moved on to another sale, so it is marked failed and
- * crash recovery will not send it later (an order it may have made was never shown, and expires on its own).
+ * second. Any other unanswered create is superseded: the cashier moved on to another sale, and crash recovery must not
+ * send it later. One that may have reached the platform is withdrawn first: in static or hybrid mode the POS's printed
+ * QR pays the newest waiting order (seed 4.1 config.qr.mode), so an order left open could be paid later by a customer
+ * with nobody watching. Before the new order is made, it is sent again with its key (the platform answers with the
+ * order it made, or makes it now) and handed to `withdraw`, which cancels it; so it is never the newest. If it cannot
+ * be sent now, it is marked failed (create_superseded) like one that certainly never arrived.
  * Outcomes as createOrderOnce.
  */
-export async function createOrResume(ops: OperationsRepo, orders: OrdersPort, repo: CreatedOrderSink, request: CreateOrderRequest, now: number): Promise<Order> {
+export async function createOrResume(
+  ops: OperationsRepo,
+  orders: OrdersPort,
+  repo: CreatedOrderSink,
+  request: CreateOrderRequest,
+  now: number,
+  withdraw: (order: Order) => Promise<void>,
+): Promise<Order> {
   const body = createOrderRequestSchema.parse(request);
   const wanted = saleOf(body);
   let resume: CreateOperation | null = null;
+  const uncertain: CreateOperation[] = [];
+  const supersede = (operation: CreateOperation) =>
+    ops.markFailed(operation.id, { code: 'create_superseded', message: 'Another sale was charged after this one got no answer.' }, operation.uncertainSince);
   // 'sending' creates are in flight right now (or are crash recovery's, which ran before any charge): left alone.
   for (const operation of ops.pendingCreates()) {
     if (operation.state !== 'queued') continue;
     if (resume === null && now - operation.createdAt <= RESUMABLE_CREATE_MS && saleOf(operation.request) === wanted) resume = operation;
-    else {
-      ops.markFailed(operation.id, { code: 'create_superseded', message: 'Another sale was charged after this one got no answer.' }, operation.uncertainSince);
+    else if (operation.uncertainSince === null) supersede(operation);
+    else uncertain.push(operation);
+  }
+  for (const operation of uncertain) {
+    let orphan: Order;
+    try {
+      orphan = await sendCreate(ops, orders, repo, operation);
+    } catch {
+      if (ops.get(operation.id)?.state === 'queued') supersede(operation);
+      continue;
     }
+    await withdraw(orphan);
   }
   if (resume) return sendCreate(ops, orders, repo, resume);
   return sendCreate(ops, orders, repo, ops.record('create', null, body, body.total_amount) as CreateOperation);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTrainingCore, type TrainingCore } from './kiosk-cores.ts';
+import { PIN, startTrainingCore, type TrainingCore } from './kiosk-cores.ts';
 
 function platformOrders(k: TrainingCore): number {
   return [...k.platform.sandbox.state.orders.values()].filter((o) => o.user_id === k.platform.userId).length;
@@ -33,9 +33,10 @@ test('failure mode 1: the same sale charged again after a lost answer yields the
   }
 });
 
-test('failure mode 1: another sale after a lost answer supersedes the unanswered create; a restart does not send it', async () => {
+test('failure mode 1: another sale after a lost answer withdraws the unanswered create; a restart sends nothing more', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-resume-'));
   const first = await startTrainingCore({}, dir);
+  // A 503: the platform may or may not hold it, as far as the kiosk can tell.
   first.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders', kind: 'error_before', status: 503, rate: 1 });
   const lost = await first.core.api.createOrder({ amount: '10.00' });
   assert.equal(lost.ok, false);
@@ -43,17 +44,44 @@ test('failure mode 1: another sale after a lost answer supersedes the unanswered
   const other = await first.core.api.createOrder({ amount: '12.50' });
   assert.ok(other.ok);
   assert.equal(other.value.totalAmount, '12.50', 'the new sale is what was charged');
+  const statuses = async (k: TrainingCore) => {
+    const listed = await k.core.api.listOrders({});
+    assert.ok(listed.ok);
+    return Object.fromEntries(listed.value.map((o) => [o.totalAmount, o.status]));
+  };
+  // Sent again with its key before the new sale, then canceled: never left waiting at the POS.
+  assert.deepEqual(await statuses(first), { '10.00': 'canceled', '12.50': 'created' });
   const before = platformOrders(first);
-  // Stop without removing the data dir, then start again over it: crash recovery runs.
+  // Stop without removing the data dir, then start again over it: crash recovery runs and finds nothing to send.
   await first.core.stop();
   await first.platform.close();
   const second = await startTrainingCore({}, dir);
   try {
-    const orders = await second.core.api.listOrders({});
-    assert.ok(orders.ok);
-    assert.deepEqual(orders.value.map((o) => o.totalAmount), ['12.50'], 'the superseded 10.00 was never sent again');
-    assert.equal(platformOrders(second), before);
+    assert.deepEqual(await statuses(second), { '10.00': 'canceled', '12.50': 'created' });
+    assert.equal(platformOrders(second), before, 'recovery made no order');
   } finally {
     await second.close();
+  }
+});
+
+test('failure mode 1, static QR: an unanswered charge that reached the platform is canceled before another sale is made', async () => {
+  const k = await startTrainingCore();
+  try {
+    assert.ok((await k.core.api.updateSettings({ pin: PIN, patch: { qrMode: 'static' } })).ok);
+    k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders', kind: 'drop_after_commit', rate: 1 });
+    assert.equal((await k.core.api.createOrder({ amount: '10.00' })).ok, false, 'the answer was lost');
+    k.platform.sandbox.faults.clear();
+    const next = await k.core.api.createOrder({ amount: '12.50' });
+    assert.ok(next.ok, next.ok ? '' : next.error.code);
+    const atPlatform = [...k.platform.sandbox.state.orders.values()].filter((o) => o.user_id === k.platform.userId);
+    // OrderRecord keeps the total in minor units (ARS: cents).
+    const byAmount = Object.fromEntries(atPlatform.map((o) => [(o.total / 100).toFixed(2), o.status]));
+    // The printed QR pays the newest waiting order: the only one waiting is the sale on screen.
+    assert.deepEqual(byAmount, { '10.00': 'canceled', '12.50': 'created' });
+    const listed = await k.core.api.listOrders({});
+    assert.ok(listed.ok);
+    assert.deepEqual(Object.fromEntries(listed.value.map((o) => [o.totalAmount, o.status])), byAmount, 'the kiosk knows both, as the platform has them');
+  } finally {
+    await k.close();
   }
 });
