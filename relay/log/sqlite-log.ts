@@ -19,6 +19,9 @@ const MIGRATIONS = [
    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
 ];
 
+/** Events kept in memory for live streams: a few seconds of a busy store's traffic, a few MB at most. */
+const TAIL_SIZE = 2048;
+
 interface EventRow {
   id: number;
   user_id: string;
@@ -39,6 +42,12 @@ export class SqliteEventLog implements EventLog {
   #pending: Array<{ input: AppendInput; resolve: (result: AppendResult) => void; reject: (error: unknown) => void }> = [];
   #flushScheduled = false;
   readonly #stmts;
+  /**
+   * The newest appended events, in id order (issue 7 "relay fan-out"): every append wakes every stream, and each stream
+   * then reads what follows its position. Served from here, that read runs no query; a stream further behind reads the
+   * file. Sound because one process owns the file, so every append passes through #flush.
+   */
+  #tail: RelayEvent[] = [];
 
   constructor(readonly file: string) {
     this.#db = new Database(file);
@@ -114,17 +123,41 @@ export class SqliteEventLog implements EventLog {
       for (const p of batch) p.reject(error);
       return;
     }
+    for (const result of results) if (result.kind === 'appended') this.#tail.push(result.event);
+    if (this.#tail.length > TAIL_SIZE) this.#tail.splice(0, this.#tail.length - TAIL_SIZE);
     batch.forEach((p, i) => p.resolve(results[i] as AppendResult));
     for (const result of results) if (result.kind === 'appended') this.#emitter.emit('event', result.event);
   }
 
   async readAfter(afterId: string | null, limit: number): Promise<ReadResult> {
     const after = afterId === null ? 0 : Number(afterId);
+    const fromTail = afterId === null ? null : this.#readTail(after, limit);
+    if (fromTail) return { kind: 'events', events: fromTail };
     const prunedThrough = Number(this.#stmts.meta.get('pruned_through')?.value ?? 0);
     // Events after the kiosk's id were pruned, or the id is from another log (beyond anything issued): reconcile by GET.
     const issued = this.#stmts.sequence.get()?.seq ?? 0;
     if (afterId !== null && (after < prunedThrough || after > issued)) return { kind: 'reset' };
     return { kind: 'events', events: this.#stmts.after.all(Math.max(after, prunedThrough), limit).map(toEvent) };
+  }
+
+  /**
+   * Events after `after` from the tail, or null when the tail cannot tell: `after` is before the tail's first event's
+   * predecessor (older events may exist) or beyond its last (the file decides between "nothing yet" and reset). Ids
+   * increase, and nothing lies between an event and the id just before it, so a tail starting at `after + 1` or
+   * earlier holds everything after `after`. Pruning empties the tail, so a tail event is never older than the prune.
+   */
+  #readTail(after: number, limit: number): RelayEvent[] | null {
+    const first = this.#tail[0];
+    const last = this.#tail[this.#tail.length - 1];
+    if (!first || !last || after < Number(first.id) - 1 || after > Number(last.id)) return null;
+    let low = 0;
+    let high = this.#tail.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (Number((this.#tail[middle] as RelayEvent).id) <= after) low = middle + 1;
+      else high = middle;
+    }
+    return this.#tail.slice(low, low + limit);
   }
 
   async lastId(): Promise<string | null> {
@@ -140,6 +173,7 @@ export class SqliteEventLog implements EventLog {
   }
 
   async prune(beforeMs: number): Promise<number> {
+    this.#tail = [];
     return this.#db.transaction(() => {
       // MAX() in SQL rather than Math.max(...ids) over RETURNING rows: a week of events can be hundreds of thousands of
       // rows, and spreading them overflows the call stack (the hourly prune then fails forever, and so does startup).

@@ -232,3 +232,36 @@ test('issue 3: appends accepted just before close are committed, not dropped', a
   const reopened = await open(file);
   assert.equal((await readAll(reopened)).length, 1);
 });
+
+test('issue 7 fan-out: reads served from the in-memory tail equal what the file holds, across appends, duplicates and prunes', async () => {
+  const file = join(dir, `log-${++fileCounter}.db`);
+  const log = await open(file);
+  // A second connection reads the file itself (WAL lets it), the truth the tail must match.
+  const truth = new Database(file, { readonly: true });
+  const fileAfter = (id: number, limit: number) =>
+    (truth.prepare('SELECT id FROM events WHERE id > ? ORDER BY id LIMIT ?').all(id, limit) as Array<{ id: number }>).map((r) => String(r.id));
+  try {
+    let clock = 1_000;
+    let prunedThrough = 0;
+    for (let round = 0; round < 12; round += 1) {
+      // A burst, some of it repeated request ids (acknowledged, not appended), then sometimes a prune of the oldest.
+      const burst = Array.from({ length: 40 + round * 25 }, () => input({ receivedAt: (clock += 1) }));
+      await Promise.all([...burst, ...burst.slice(0, 5)].map((i) => log.append(i)));
+      if (round % 4 === 3) {
+        const oldest = (truth.prepare('SELECT MIN(received_at) AS t FROM events').get() as { t: number }).t;
+        await log.prune(oldest + 30);
+        prunedThrough = (truth.prepare("SELECT value FROM meta WHERE key = 'pruned_through'").get() as { value: string }).value as unknown as number;
+      }
+      const last = Number(await log.lastId());
+      for (let after = Math.max(0, Number(prunedThrough)); after <= last; after += 7) {
+        const read = await log.readAfter(String(after), 50);
+        assert.equal(read.kind, 'events', `after ${after}`);
+        assert.deepEqual(read.kind === 'events' ? read.events.map((e) => e.id) : [], fileAfter(after, 50), `round ${round}, after ${after}`);
+      }
+      const beyond = await log.readAfter(String(last + 1), 50);
+      assert.equal(beyond.kind, 'reset', 'an id beyond anything issued is still a reset');
+    }
+  } finally {
+    truth.close();
+  }
+});
