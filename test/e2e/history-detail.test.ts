@@ -3,8 +3,9 @@
 // through the built renderer, the web shell, the real core, the embedded sandbox and relay, in Debian's Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import type { Page } from 'playwright-core';
+import { e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
+import { openOrder, paidOrder, press, typeSearch } from '../support/history-screen.ts';
 
 // The functions given to page.evaluate run in the page, but this project typechecks without DOM types (shared/ must
 // not see them): the few browser globals those functions use are declared here, for this file only.
@@ -32,35 +33,6 @@ declare const window: { print(): void };
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 20_000 };
-
-async function paidOrder(k: KioskBrowser, amount: string): Promise<{ id: string; ref: string }> {
-  const created = await k.core.api.createOrder({ amount });
-  assert.ok(created.ok, 'the order is created');
-  const paid = await k.core.api.simulatePayment({ id: created.value.id, outcome: 'approved' });
-  assert.ok(paid.ok, 'the sandbox takes the payment');
-  return { id: created.value.id, ref: created.value.externalReference };
-}
-
-async function press(scope: Locator | Page, keys: string): Promise<void> {
-  for (const key of keys) await scope.getByTestId(key === '.' ? 'key-dot' : `key-${key}`).click();
-}
-
-/** Types on the History search keyboard (layout "code": digits on both pages, letters on one, - _ . on the other). */
-async function typeSearch(page: Page, text: string): Promise<void> {
-  for (const char of text) {
-    const key = page.getByTestId(`history-search-key-${char}`);
-    if ((await key.count()) === 0) await page.getByTestId('history-search-symbols').click();
-    await key.click();
-  }
-}
-
-async function openOrder(k: KioskBrowser, id: string): Promise<void> {
-  await k.page.getByTestId('history').click();
-  const row = k.page.locator(`[data-testid="history-row"][data-order-id="${id}"]`);
-  await row.waitFor(WAIT);
-  await row.click();
-  await k.page.locator(`[data-testid="order-detail"][data-order-id="${id}"]`).waitFor(WAIT);
-}
 
 const rows = (page: Page) => page.locator('[data-testid="history-row"]');
 

@@ -3,8 +3,8 @@
 // and gives it back; a retried refund reaches the platform exactly once. Real core, sandbox, relay and Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
 import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { paidOrder, press } from '../support/history-screen.ts';
 
 // The functions given to page.evaluate run in the page, but this project typechecks without DOM types (shared/ must
 // not see them): the browser globals those functions use are declared here, for this file only.
@@ -18,18 +18,6 @@ declare const document: { activeElement: PageElement | null; querySelector(selec
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 20_000 };
-
-async function paidOrder(k: KioskBrowser, amount: string): Promise<{ id: string; ref: string }> {
-  const created = await k.core.api.createOrder({ amount });
-  assert.ok(created.ok, 'the order is created');
-  const paid = await k.core.api.simulatePayment({ id: created.value.id, outcome: 'approved' });
-  assert.ok(paid.ok, 'the sandbox takes the payment');
-  return { id: created.value.id, ref: created.value.externalReference };
-}
-
-async function press(scope: Locator | Page, keys: string): Promise<void> {
-  for (const key of keys) await scope.getByTestId(`key-${key}`).click();
-}
 
 const sandboxRefunds = (k: KioskBrowser, id: string): number => k.platform.sandbox.state.orders.get(id)?.refunds.length ?? -1;
 

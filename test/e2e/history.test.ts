@@ -3,41 +3,12 @@
 // and relay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { openOrder, paidOrder, press, typeSearch } from '../support/history-screen.ts';
 
 const unavailable = e2eUnavailable();
 const skip = unavailable ?? false;
-
-/** A sale already paid through the sandbox, made through the core's API to save time. */
-async function paidOrder(k: KioskBrowser, amount: string): Promise<{ id: string; ref: string }> {
-  const created = await k.core.api.createOrder({ amount });
-  assert.ok(created.ok, 'the order is created');
-  const paid = await k.core.api.simulatePayment({ id: created.value.id, outcome: 'approved' });
-  assert.ok(paid.ok, 'the sandbox takes the payment');
-  return { id: created.value.id, ref: created.value.externalReference };
-}
-
-async function press(scope: Locator | Page, keys: string): Promise<void> {
-  for (const key of keys) await scope.getByTestId(key === '.' ? 'key-dot' : `key-${key}`).click();
-}
-
-/** Types on the History search keyboard (layout "code": digits on both pages, letters on one, - _ . on the other). */
-async function typeSearch(page: Page, text: string): Promise<void> {
-  for (const char of text) {
-    const key = page.getByTestId(`history-search-key-${char}`);
-    if ((await key.count()) === 0) await page.getByTestId('history-search-symbols').click();
-    await key.click();
-  }
-}
-
-async function openOrder(k: KioskBrowser, id: string): Promise<void> {
-  await k.page.getByTestId('history').click();
-  const row = k.page.locator(`[data-testid="history-row"][data-order-id="${id}"]`);
-  await row.waitFor({ timeout: 10_000 });
-  await row.click();
-  await k.page.locator(`[data-testid="order-detail"][data-order-id="${id}"]`).waitFor({ timeout: 10_000 });
-}
 
 /** Waits (bounded) until `selector` is on the page. */
 async function waitFor(page: Page, selector: string, timeout = 20_000): Promise<void> {
