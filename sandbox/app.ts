@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { randomInt } from 'node:crypto';
 import { SandboxClock, systemClock, type Clock } from './clock.ts';
-import { IdGenerator, type Random } from './ids.ts';
+import { cryptoRandom, IdGenerator, type Random } from './ids.ts';
 import { SandboxState } from './state.ts';
 import { SqlitePersistence } from './store/sqlite-persistence.ts';
 import { OAuthService } from './domain/oauth.ts';
@@ -85,7 +84,7 @@ const ONE_MIB = 1024 * 1024;
 
 /** Builds the sandbox without listening (style guide 13): tests and the kiosk's embedded default call this. */
 export function buildSandbox(options: SandboxOptions = {}): Sandbox {
-  const random = options.random ?? (() => randomInt(0, 2 ** 47) / 2 ** 47);
+  const random = options.random ?? cryptoRandom();
   const persistence = options.dataFile ? new SqlitePersistence(options.dataFile) : null;
   const state = new SandboxState(persistence);
   const clock = new SandboxClock(options.clock ?? systemClock, state.getMeta<number>('clock_offset_ms') ?? 0);
@@ -104,7 +103,8 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     {
       orderChanged: (order, action) => {
         const app = state.applications.get(order.client_id);
-        if (app) notifier.orderWebhook(app, order.user_id, action, { ...orders.webhookData(order), id: order.id });
+        // An application without a webhook URL gets no webhook (seed 6.2), so its data is not rendered for nothing.
+        if (app?.webhook_url) notifier.orderWebhook(app, order.user_id, action, { ...orders.webhookData(order), id: order.id });
       },
       paymentApproved: (order) => legacy.qrPaymentApproved(order),
       refunded: (order) => legacy.qrPaymentRefunded(order),
@@ -201,28 +201,35 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
   // Every body is kept as text and parsed by the route, so malformed JSON, form bodies and odd content types all get
   // the documented error codes rather than framework defaults.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  const keepText = (_request: FastifyRequest, body: string | Buffer, done: (error: null, body: string | Buffer) => void) => done(null, body);
+  app.addContentTypeParser('*', { parseAs: 'string' }, keepText);
+  // The same parser named for JSON too: Fastify caches a parser found by media type, but looks the catch-all up anew
+  // on every request (issue 7 throughput profile).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, keepText);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // The two hooks below run on every request, so they are callback-style: an async hook costs a promise per request
+  // and per hook, which showed in the create-order throughput profile (issue 7).
+  app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = process.hrtime.bigint();
-    const path = request.url.split('?')[0] ?? '/';
-    if (path.startsWith('/sandbox/')) return;
+    const path = pathOf(request.url);
+    if (path.startsWith('/sandbox/')) return done();
     const fault = ctx.faults.pick(request.method, path);
-    if (!fault) return;
+    if (!fault) return done();
     if (fault.kind === 'delay') {
-      await new Promise((resolve) => setTimeout(resolve, fault.delay_ms ?? 1000));
+      setTimeout(done, fault.delay_ms ?? 1000);
     } else if (fault.kind === 'error_before') {
-      const status = fault.status ?? 500;
-      return sendFaultError(reply, path, status);
+      // A hook that replies does not call done: the reply ends the request here.
+      sendFaultError(reply, path, fault.status ?? 500);
     } else if (fault.kind === 'rate_limit') {
       reply.header('retry-after', String(fault.retry_after_seconds ?? 1));
-      return sendFaultError(reply, path, 429);
+      sendFaultError(reply, path, 429);
     } else {
       request.fault = fault;
+      done();
     }
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const elapsed = Number(process.hrtime.bigint() - request.startedAt) / 1e6;
     // Server time of each request, for the benchmarks and for anyone curious (issue 2: create under 2 ms at p99).
     reply.header('server-timing', `app;dur=${elapsed.toFixed(3)}`);
@@ -230,7 +237,7 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
       // The change is committed; now lose the response, as a dropped connection would (issue 2 faults).
       request.raw.socket.destroy();
     }
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
@@ -265,6 +272,12 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
   registerPayerPage(app, ctx);
   registerAuthorizationPage(app, ctx);
   return app;
+}
+
+/** The path of a request URL, without its query string. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /**

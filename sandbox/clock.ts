@@ -42,7 +42,15 @@ export class SandboxClock implements Clock {
   }
 }
 
+let lastMs = Number.NaN;
+let lastText = '';
+
 export function isoTimestamp(ms: number): string {
+  // Requests arrive several to a millisecond under load, so the last instant formatted is kept (issue 7 throughput).
+  if (ms === lastMs) return lastText;
   // platform-facts: yyyy-MM-ddTHH:mm:ss.sssZ, which is exactly Date#toISOString for years 0000–9999.
-  return new Date(ms).toISOString();
+  const text = new Date(ms).toISOString();
+  lastMs = ms;
+  lastText = text;
+  return text;
 }

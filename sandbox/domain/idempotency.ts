@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { SandboxState } from '../state.ts';
+import { snapshotJson } from '../store/json-snapshot.ts';
 
 const WINDOW_MS = 24 * 3600 * 1000; // seed 8: idempotency key reuse window 24 hours
 const PRUNE_EVERY_MS = 3600 * 1000;
@@ -24,7 +25,8 @@ export class IdempotencyStore {
   ) {}
 
   static fingerprint(method: string, path: string, canonicalBody: string): string {
-    return createHash('sha256').update(`${method} ${path}\n${canonicalBody}`).digest('hex');
+    // crypto.hash (Node 20.12+): the same hex digest as createHash(...).digest('hex'), without a Hash object per write.
+    return hash('sha256', `${method} ${path}\n${canonicalBody}`, 'hex');
   }
 
   lookup(userId: string, key: string, fingerprint: string): IdempotencyLookup {
@@ -41,7 +43,7 @@ export class IdempotencyStore {
     if (now - this.#prunedAt >= PRUNE_EVERY_MS) this.prune();
     const id = `${userId}:${key}`;
     // A snapshot: a rendered body may share objects with the live order, and a replay must show the first response.
-    this.state.idempotency.put(id, { id, fingerprint, status, body: structuredClone(body), created_at: now });
+    this.state.idempotency.put(id, { id, fingerprint, status, body: snapshotJson(body), created_at: now });
   }
 
   /** Forgets keys past the window so the store does not grow without bound. */

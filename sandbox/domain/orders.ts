@@ -283,6 +283,7 @@ export class OrderService {
   render(order: OrderRecord): Order {
     const c = order.currency;
     const payment = order.payment;
+    const created = isoTimestamp(order.created_at);
     return {
       id: order.id,
       user_id: order.user_id,
@@ -297,8 +298,9 @@ export class OrderService {
       ...(order.marketplace_fee !== undefined ? { marketplace_fee: formatAmount(order.marketplace_fee, c) } : {}),
       status: order.status,
       status_detail: order.status_detail,
-      created_date: isoTimestamp(order.created_at),
-      last_updated_date: isoTimestamp(order.updated_at),
+      created_date: created,
+      // A new order was last updated when it was created: format the instant once (issue 7, create throughput).
+      last_updated_date: order.updated_at === order.created_at ? created : isoTimestamp(order.updated_at),
       config: { qr: { external_pos_id: order.pos_id, mode: order.mode } },
       ...(order.qr_data ? { type_response: { qr_data: order.qr_data } } : {}),
       integration_data: { ...order.integration_data, ...(order.integration_data.sponsor ? { sponsor: { ...order.integration_data.sponsor } } : {}) },

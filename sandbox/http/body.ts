@@ -25,8 +25,19 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   } catch {
     return { ok: false, reason: 'The body is not valid JSON.' };
   }
-  if (depthOf(value) > MAX_JSON_DEPTH) return { ok: false, reason: `The body nests deeper than ${MAX_JSON_DEPTH} levels.` };
+  // Each level of nesting opens with a { or [, so a text with few of them cannot be too deep and needs no walk.
+  if (openersAtLeast(text, MAX_JSON_DEPTH + 1) && depthOf(value) > MAX_JSON_DEPTH) return { ok: false, reason: `The body nests deeper than ${MAX_JSON_DEPTH} levels.` };
   return { ok: true, value };
+}
+
+/** Whether text has at least `count` { and [ characters (inside strings too: an overcount only costs a walk). */
+function openersAtLeast(text: string, count: number): boolean {
+  let seen = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if ((code === 0x7b || code === 0x5b) && ++seen >= count) return true;
+  }
+  return false;
 }
 
 /** Nesting depth, computed without recursion so no input can exhaust the stack. */
@@ -52,12 +63,21 @@ export function jsonBody(request: FastifyRequest): unknown {
 /** Canonical text of a JSON value (sorted keys), so whitespace or key order never makes "another request" (seed 4.3). */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return '';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  // Built by concatenation rather than map/join: it runs on every write request (issue 7 throughput). The text must
+  // not change, since stored fingerprints are compared with it after a restart.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return out + ']';
+  }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+    const keys = Object.keys(value as object).sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i] as string;
+      out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`;
+    }
+    return out + '}';
   }
   return JSON.stringify(value);
 }
