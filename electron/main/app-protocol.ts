@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Protocol } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-policy.ts';
+import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
 
 // The renderer is served from a custom protocol, never from a remote origin or file:// (issue 6; Electron security
 // checklist 18 "Avoid usage of the file:// protocol and prefer usage of custom protocols").
@@ -32,16 +33,6 @@ export function isAppUrl(url: string): boolean {
  */
 export const APP_SCHEME_PRIVILEGES = [{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, corsEnabled: true } }];
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 const HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
@@ -75,7 +66,7 @@ export async function answerAppRequest(root: string, request: { url: string; met
   const file = await resolveAppFile(root, request.url);
   const body = file ? await readFile(file).catch(() => null) : null;
   if (!file || !body) return new Response('Not found', { status: 404, headers: { ...HEADERS, 'content-type': 'text/plain; charset=utf-8' } });
-  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { ...HEADERS, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' } });
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { ...HEADERS, 'content-type': RENDERER_CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' } });
 }
 
 /** Serves renderer/dist under kiosk://app/ (call once, after `app` is ready). */

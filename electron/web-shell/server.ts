@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { KioskApi, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
 import { dispatch, isKioskMethod } from '../core/api-dispatch.ts';
+import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
 
 export interface EventSource {
   subscribe(listener: (event: KioskEvent) => void): () => void;
@@ -35,17 +36,6 @@ const MAX_BODY = 64 * 1024;
  * envelope. Every other method keeps the small limit.
  */
 const MAX_BODY_BY_METHOD: Partial<Record<KioskMethod, number>> = { importCatalog: 3_000_000 + 64 * 1024 };
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.webmanifest': 'application/manifest+json',
-};
 const PAGE_HEADERS = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
@@ -157,7 +147,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     if (!info || info.isDirectory()) file = join(root, 'index.html');
     const content = await readFile(file).catch(() => null);
     if (!content) return json(res, 404, { ok: false, error: { code: 'not_found', message: 'No such file.' } });
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...PAGE_HEADERS });
+    res.writeHead(200, { 'content-type': RENDERER_CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', ...PAGE_HEADERS });
     res.end(content);
   }
 
