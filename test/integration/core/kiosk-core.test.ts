@@ -2,67 +2,11 @@
 // stops, no secret anywhere the renderer, the logs or the database can see, and the web shell's guards.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createKioskCore, type KioskCore } from '../../../electron/core/kiosk-service.ts';
-import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { createLogger } from '../../../electron/core/logger.ts';
 import { startWebShell, type WebShell } from '../../../electron/web-shell/server.ts';
-import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../../launch/embedded-platform.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';
-
-interface Running {
-  platform: EmbeddedPlatform;
-  core: KioskCore;
-  vault: MemoryVault;
-  events: KioskEvent[];
-  logLines: string[];
-  dir: string;
-  close(): Promise<void>;
-}
-
-async function startTraining(): Promise<Running> {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-core-'));
-  const platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training') });
-  const vault = new MemoryVault();
-  const logLines: string[] = [];
-  const core = await createKioskCore({
-    dataDir: dir,
-    platformUrl: platform.platformUrl,
-    relay: { url: platform.relayUrl, key: platform.kioskKey },
-    vault,
-    training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
-    logger: createLogger({ write: (line) => logLines.push(line) }),
-    pollIntervalMs: 200,
-  });
-  const events: KioskEvent[] = [];
-  core.events.subscribe((event) => events.push(event));
-  await core.start();
-  return {
-    platform,
-    core,
-    vault,
-    events,
-    logLines,
-    dir,
-    async close() {
-      await core.stop();
-      await platform.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function until<T>(read: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { PIN, startTrainingCore as startTraining, until, type TrainingCore as Running } from './kiosk-cores.ts';
 
 const updated = (events: KioskEvent[], id: string, status: KioskOrder['status']) =>
   events.find((e): e is Extract<KioskEvent, { type: 'order.updated' }> => e.type === 'order.updated' && e.order.id === id && e.order.status === status);
@@ -134,7 +78,8 @@ describe('secrets stay secret', () => {
         sentToRenderer.push(JSON.stringify(value));
         return value;
       };
-      await call(k.core.api.setPin({ newPin: '2468' }));
+      // startTrainingCore set the manager PIN; every PIN-gated call below goes through it.
+      await call(k.core.api.verifyPin({ pin: PIN }));
       // The relay key a manager enters goes to the vault: first the launch's own key (the stream stays live), at the
       // end one the relay does not know (the kiosk switches streams with it).
       await call(k.core.api.updateSettings({ pin: '2468', patch: { relayKey: k.platform.kioskKey, storeName: 'Kiosco' } }));
