@@ -42,12 +42,16 @@ export interface AckBenchRow {
   meetsTarget: boolean;
 }
 
+/** The application whose secret signs the notifications, serving their seller (issue 12: a secret speaks for its sellers only). */
+const BENCH_APPLICATION = { id: '7000009', secrets: [SECRET], sellers: ['9001'] };
+
 let counter = 0;
 
 /** One signed order notification, as the platform sends it (platform-facts "Webhooks (topic orders)"). */
 function signedNotification(): { path: string; headers: Record<string, string>; body: string } {
   counter += 1;
-  const order = `ORDBENCH${String(counter).padStart(8, '0')}`;
+  // seed 2.5: ORD + 26 upper-case letters and digits (the relay refuses any other shape, issue 12).
+  const order = `ORDBENCH${String(counter).padStart(21, '0')}`;
   const requestId = `bench-${process.pid}-${counter}`;
   const body = JSON.stringify({
     action: 'order.processed',
@@ -165,7 +169,7 @@ export default async function relayAckBench(options: AckBenchOptions & Partial<B
   const rows: AckBenchRow[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   try {
-    const sqlite = await buildRelay({ platformUrl: 'http://127.0.0.1:9', webhookSecrets: [SECRET], kioskKeys: [], dataFile: join(dir, 'relay.sqlite') });
+    const sqlite = await buildRelay({ platformUrl: 'http://127.0.0.1:9', applications: [BENCH_APPLICATION], kioskKeys: [], dataFile: join(dir, 'relay.sqlite') });
     rows.push(...(await measure('sqlite', sqlite, requests, concurrencies)));
     if (options.redis !== false) {
       if (REDIS_SKIP) {
@@ -173,7 +177,7 @@ export default async function relayAckBench(options: AckBenchOptions & Partial<B
       } else {
         const server = await startRedisServer();
         try {
-          const redis = await buildRelay({ platformUrl: 'http://127.0.0.1:9', webhookSecrets: [SECRET], kioskKeys: [], redisUrl: server.url });
+          const redis = await buildRelay({ platformUrl: 'http://127.0.0.1:9', applications: [BENCH_APPLICATION], kioskKeys: [], redisUrl: server.url });
           rows.push(...(await measure('redis', redis, requests, concurrencies)));
         } finally {
           await server.stop();

@@ -1,6 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
-import { verifySignature } from './signature.ts';
+import { LEGACY_APPLICATION_ID, resolveApplications, signingApplication, type WebhookApplication } from './applications.ts';
+import { readWebhookBody } from './webhook-body.ts';
+import { confirmOrder, tokenOwner } from './order-confirmation.ts';
+import { REJECTIONS, type Rejection } from './rejections.ts';
+import { DEFAULT_IPN_LIMITS, IpnLookups, type IpnLimits, type LookupTicket } from './ipn-lookups.ts';
+import { DEFAULT_SERVER_LIMITS, capConnections, checkServerLimits, httpServerOptions, type ServerLimits } from './server-limits.ts';
+import { PROMETHEUS_TYPE, bearerMatches, listenForMetrics, type MetricsAccess, type MetricsListener } from './metrics-access.ts';
 import { redact, type KioskScope } from './kiosk-keys.ts';
 import type { AppendInput, EventLog } from './log/event-log.ts';
 import { SqliteEventLog } from './log/sqlite-log.ts';
@@ -11,12 +17,25 @@ import { IPN_LOOKUPS, backoffDelay, resourceOwner, shouldRetry, type RetryPolicy
 import { IPN_TOPICS } from '../shared/schemas/notification.ts';
 
 export interface RelayOptions {
-  /** Base URL of the platform (or the sandbox), for IPN lookups (seed 4.7). */
+  /** Base URL of the platform (or the sandbox), for IPN lookups (seed 4.7) and order confirmations (seed 4.4). */
   platformUrl: string;
-  /** One or more webhook secrets; any may match (rotation). */
-  webhookSecrets: string[];
+  /**
+   * The applications whose webhooks the relay takes (issue 12): each secret speaks only for its application's sellers.
+   * At least one application, or `webhookSecrets`, is required.
+   */
+  applications?: WebhookApplication[];
+  /**
+   * Legacy single application (issue 3): these secrets (any may match: rotation) speak for the sellers of `kioskKeys`.
+   * The same as one entry of `applications` with those sellers.
+   */
+  webhookSecrets?: string[];
   kioskKeys: KioskScope[];
+  /** The token for IPN lookups; it also confirms orders of its own seller (the trailing -<user_id>). */
   platformToken?: string;
+  /** user_id → access token: the relay confirms that seller's order events with a GET before fanning them out. */
+  sellerTokens?: Record<string, string>;
+  /** Bound on the confirming GET (default 3 s); when it runs out the event is forwarded unverified. */
+  confirmTimeoutMs?: number;
   /** SQLite file of the log; default an in-memory database (tests only: nothing survives). */
   dataFile?: string;
   /** Redis URL: the log lives in a Redis stream shared by several relay processes. */
@@ -32,13 +51,22 @@ export interface RelayOptions {
   bodyLimit?: number;
   stream?: Partial<StreamOptions>;
   ipnRetry?: RetryPolicy;
+  /** Bounds on IPN lookups (issue 12): concurrency, queue and rate. */
+  ipnLimits?: Partial<IpnLimits>;
+  /** Slow-client bounds of the HTTP server (issue 12). */
+  server?: Partial<ServerLimits>;
+  /** Who may read /metrics: a second listener and/or a bearer token (issue 12). */
+  metrics?: MetricsAccess;
 }
 
 export interface Relay {
   app: FastifyInstance;
   log: EventLog;
   metrics: RelayMetrics;
+  /** Listens, plus the metrics listener when `metrics.port` is set; resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
+  /** The metrics listener's base URL once listening, or null when /metrics is on the main port. */
+  metricsUrl(): string | null;
   /** Drops events older than the retention; runs hourly by itself. */
   prune(): Promise<number>;
   /** Resolves when every IPN lookup in progress has ended (tests, shutdown). */
@@ -50,7 +78,15 @@ const DAY = 24 * 3600 * 1000;
 
 /** Builds the relay without listening (style guide 13): the kiosk's embedded default and the tests call this. */
 export async function buildRelay(options: RelayOptions): Promise<Relay> {
-  if (options.webhookSecrets.length === 0) throw new Error('at least one webhook secret is required');
+  const applications = resolveApplications(options.applications ?? [], options.webhookSecrets ?? [], options.kioskKeys);
+  const serverLimits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...options.server };
+  checkServerLimits(serverLimits);
+  const ipnLookups = new IpnLookups({ ...DEFAULT_IPN_LIMITS, ...options.ipnLimits });
+  const metricsAccess = options.metrics ?? {};
+  const sellerTokens = new Map(Object.entries(options.sellerTokens ?? {}));
+  const platformTokenOwner = tokenOwner(options.platformToken);
+  if (options.platformToken && platformTokenOwner && !sellerTokens.has(platformTokenOwner)) sellerTokens.set(platformTokenOwner, options.platformToken);
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? 3000;
   const clock = options.clock ?? { now: () => Date.now() };
   const retentionMs = options.retentionMs ?? 7 * DAY;
   if (!options.log && options.redisUrl && options.dataFile) throw new Error('dataFile and redisUrl are two different logs: give one of them');
@@ -83,66 +119,86 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   let closing = false;
   const shutdown = new AbortController();
 
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 256 * 1024, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 256 * 1024,
+    forceCloseConnections: true,
+    http: httpServerOptions(serverLimits),
+    // Fastify sets these two on the server after creating it: the same values again.
+    requestTimeout: serverLimits.requestTimeoutMs,
+    keepAliveTimeout: serverLimits.keepAliveTimeoutMs,
+  });
+  capConnections(app.server, serverLimits, () => metrics.inc('relay_connections_refused_total'));
+  let metricsListener: MetricsListener | null = null;
   app.removeAllContentTypeParsers();
   // Signatures are checked against the raw request, before any parsing (style guide 14).
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   const reject = (reason: string) => metrics.inc('relay_notifications_rejected_total', { reason });
+  /** Counts and answers a refusal from the table of relay/rejections.ts; nothing was stored. */
+  const refuse = (reply: FastifyReply, code: Rejection) => {
+    reject(code);
+    return reply.code(REJECTIONS[code].status).send({ error: code, message: REJECTIONS[code].message });
+  };
 
   app.post('/notifications/webhook', async (request, reply) => {
     metrics.inc('relay_notifications_received_total', { kind: 'webhook' });
     const query = request.query as Record<string, string | string[] | undefined>;
     const dataId = single(query['data.id']);
     const requestId = single(request.headers['x-request-id']);
-    const check = verifySignature({
+    // platform-facts "Webhooks": the signature authenticates data.id of the query, x-request-id and ts, and which
+    // application sent it (each signs with its own secret). Nothing else in the request is authenticated.
+    const signed = signingApplication(applications, {
       header: single(request.headers['x-signature']),
       requestId,
       dataId,
-      secrets: options.webhookSecrets,
       nowMs: clock.now(),
       toleranceSeconds: options.toleranceSeconds ?? 300,
     });
-    if (!check.ok) {
-      reject(check.reason);
-      return reply.code(401).send({ error: check.reason, message: 'The notification signature is missing, malformed, stale or wrong; nothing was stored.' });
-    }
+    if (!signed.ok) return refuse(reply, signed.reason);
     const raw = typeof request.body === 'string' ? request.body : '';
-    let body: Record<string, unknown>;
-    try {
-      const parsed = JSON.parse(raw) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-      body = parsed as Record<string, unknown>;
-    } catch {
-      reject('invalid_json');
-      return reply.code(400).send({ error: 'invalid_json', message: 'The body must be a JSON object.' });
+    const read = readWebhookBody(raw, dataId);
+    if (!read.ok) return refuse(reply, read.code);
+    const notice = read.notice;
+    // issue 12: a secret speaks only for its own application's sellers. user_id is unsigned, so this bounds what a
+    // secret can claim rather than proving it: the kiosk (and the relay, with a token) still confirm by GET.
+    if (signed.application.id !== LEGACY_APPLICATION_ID && notice.applicationId !== null && notice.applicationId !== signed.application.id) {
+      return refuse(reply, 'application_mismatch');
     }
-    const data = (body.data ?? {}) as Record<string, unknown>;
-    // The signature covers data.id from the query, not the body: a body about another resource is a forgery.
-    if (dataId === undefined || String(data.id ?? '').toLowerCase() !== dataId.toLowerCase()) {
-      reject('body_mismatch');
-      return reply.code(401).send({ error: 'body_mismatch', message: 'data.id in the body does not match the signed data.id.' });
+    if (!signed.application.sellers.includes(notice.userId)) return refuse(reply, 'seller_not_in_application');
+
+    // Ordering and de-duplication use signed fields only (issue 12): x-request-id, in the log. data.version is unsigned
+    // and stays in the payload as a hint. Nor does the relay drop an event for an older signed ts: a ts up to the
+    // tolerance in the future would then silence the genuine wake-ups of the next minutes, and a late wake-up costs a
+    // kiosk one GET that reads the order as it is now.
+    let posId = notice.posId;
+    let verification: Record<string, unknown> = { relay_verified: false };
+    const token = notice.type === 'order' ? sellerTokens.get(notice.userId) : undefined;
+    if (token !== undefined) {
+      const confirmation = await confirmOrder({ platformUrl: options.platformUrl, token, orderId: notice.dataId, userId: notice.userId, timeoutMs: confirmTimeoutMs, fetch: doFetch });
+      metrics.inc('relay_confirmations_total', { result: confirmation.kind });
+      if (confirmation.kind === 'refused') {
+        metrics.inc('relay_events_dropped_total', { reason: confirmation.reason });
+        // Answered 200: the platform has nothing to retry, and a forger learns nothing it did not know.
+        return reply.code(200).send({ status: 'dropped', reason: confirmation.reason });
+      }
+      if (confirmation.kind === 'verified') {
+        verification = { relay_verified: true, relay_verified_status: confirmation.status };
+        // Route by the platform's POS, not the body's.
+        posId = confirmation.posId;
+      }
     }
-    const userId = typeof body.user_id === 'number' || typeof body.user_id === 'string' ? String(body.user_id) : '';
-    if (!/^\d{1,20}$/.test(userId)) {
-      reject('missing_user_id');
-      return reply.code(400).send({ error: 'missing_user_id', message: 'user_id is required to route the event to the seller.' });
-    }
-    const config = (data.config ?? {}) as { qr?: { external_pos_id?: unknown } };
-    const posId = typeof config.qr?.external_pos_id === 'string' ? config.qr.external_pos_id : null;
-    const isOrder = body.type === 'order';
-    const version = typeof data.version === 'number' && Number.isSafeInteger(data.version) ? data.version : null;
     const receivedAt = clock.now();
+    // The relay_* fields are the relay's word: a body that brings its own (say "relay_verified_status") loses them.
+    const hint = Object.fromEntries(Object.entries(notice.body).filter(([key]) => !key.startsWith('relay_')));
     const input: AppendInput = {
       requestId: `webhook:${requestId}`,
       bodyHash: createHash('sha256').update(raw).digest('hex'),
-      userId,
+      userId: notice.userId,
       posId,
-      type: eventType(body),
-      orderId: isOrder ? String(data.id) : null,
-      version: isOrder ? version : null,
+      type: notice.eventType,
       receivedAt,
-      payload: JSON.stringify({ ...body, relay_received_at: new Date(receivedAt).toISOString() }),
+      payload: JSON.stringify({ ...hint, relay_received_at: new Date(receivedAt).toISOString(), ...verification }),
     };
     return appendAndAnswer(input, reply);
   });
@@ -152,14 +208,10 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     try {
       result = await log.append(input);
     } catch {
-      reject('log_unavailable');
       // Not stored, so not acknowledged: the platform retries (seed 6.1).
-      return reply.code(503).send({ error: 'log_unavailable', message: 'The event log is unavailable; retry later.' });
+      return refuse(reply, 'log_unavailable');
     }
-    if (result.kind === 'conflict') {
-      reject('replayed_with_other_body');
-      return reply.code(401).send({ error: 'replayed_with_other_body', message: 'This x-request-id was received before with another body.' });
-    }
+    if (result.kind === 'conflict') return refuse(reply, 'replayed_with_other_body');
     if (result.kind === 'duplicate') {
       metrics.inc('relay_duplicates_total', { reason: result.reason });
       return reply.code(200).send({ status: 'duplicate', reason: result.reason });
@@ -173,65 +225,85 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     const query = request.query as Record<string, string | string[] | undefined>;
     const topic = single(query.topic) ?? single(query.type);
     const id = single(query.id) ?? single(query['data.id']);
-    if (!topic || !(IPN_TOPICS as readonly string[]).includes(topic) || !id || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) {
-      reject('invalid_ipn');
-      return reply.code(400).send({ error: 'invalid_ipn', message: `topic must be one of ${IPN_TOPICS.join(', ')} and id a resource id.` });
-    }
-    if (!options.platformToken) {
-      reject('ipn_not_configured');
-      return reply.code(503).send({ error: 'ipn_not_configured', message: 'IPN needs --platform-token to fetch the resource.' });
-    }
+    if (!topic || !(IPN_TOPICS as readonly string[]).includes(topic) || !id || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) return refuse(reply, 'invalid_ipn');
+    if (!options.platformToken) return refuse(reply, 'ipn_not_configured');
     const requestId = single(request.headers['x-request-id']);
-    // seed 6.1: acknowledge at once, then fetch the resource (seed 4.7).
-    const job = fetchAndAppend(topic, id, requestId).finally(() => lookups.delete(job));
+    // issue 12: every IPN costs a platform call, so lookups go through bounded concurrency, rate and queue.
+    const queued = ipnLookups.offer(`${topic}:${id}`, (ticket) => fetchAndAppend(topic, id, requestId, ticket));
+    if (queued.offer === 'full') {
+      reply.header('retry-after', '30');
+      return refuse(reply, 'ipn_busy');
+    }
+    if (queued.offer === 'duplicate') {
+      // The lookup already waiting for this resource has not read it yet: it will read it as it is now.
+      metrics.inc('relay_duplicates_total', { reason: 'ipn_lookup_queued' });
+      return reply.code(200).send({ status: 'duplicate', reason: 'ipn_lookup_queued' });
+    }
+    const job = queued.done.finally(() => lookups.delete(job));
     lookups.add(job);
+    // seed 6.1: acknowledge at once, then fetch the resource (seed 4.7).
     return reply.code(200).send({ status: 'accepted' });
   });
 
-  async function fetchAndAppend(topic: string, id: string, requestId: string | undefined): Promise<void> {
+  async function fetchAndAppend(topic: string, id: string, requestId: string | undefined, ticket: LookupTicket): Promise<void> {
     const url = options.platformUrl.replace(/\/$/, '') + (IPN_LOOKUPS[topic] as (id: string) => string)(id);
     for (let attempt = 0; attempt < ipnRetry.attempts && !closing; attempt += 1) {
+      const release = await ticket.turn();
+      if (release === null) return;
       let status: number | null = null;
       let retryAfterMs: number | null = null;
+      let resource: Record<string, unknown> | null = null;
       try {
         const response = await doFetch(url, { headers: { authorization: `Bearer ${options.platformToken}` }, signal: AbortSignal.timeout(10_000) });
         status = response.status;
         retryAfterMs = retryAfter(response.headers.get('retry-after'));
         // Read a failed answer to its end so the connection can be reused.
-        if (!response.ok) await response.arrayBuffer().catch(() => undefined);
-        if (response.ok) {
-          const resource = (await response.json()) as Record<string, unknown>;
-          const text = JSON.stringify(resource);
-          const receivedAt = clock.now();
-          const owner = resourceOwner(resource) ?? tokenOwner(options.platformToken);
-          if (!owner) {
-            reject('ipn_unroutable');
-            return;
-          }
-          const result = await log.append({
-            // The same resource state fetched twice is one event; a changed resource is a new one.
-            requestId: `ipn:${topic}:${id}:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`,
-            bodyHash: createHash('sha256').update(text).digest('hex'),
-            userId: owner,
-            posId: null,
-            type: `ipn.${topic}`,
-            orderId: null,
-            version: null,
-            receivedAt,
-            payload: JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() }),
-          });
-          if (result.kind === 'appended') metrics.inc('relay_events_appended_total');
-          else metrics.inc('relay_duplicates_total', { reason: 'ipn_same_state' });
-          return;
-        }
+        if (response.ok) resource = (await response.json()) as Record<string, unknown>;
+        else await response.arrayBuffer().catch(() => undefined);
       } catch {
         status = null;
+        resource = null;
+      } finally {
+        release();
       }
-      metrics.inc('relay_ipn_fetch_failures_total', { topic });
-      if (!shouldRetry(status) || attempt + 1 >= ipnRetry.attempts) return;
+      if (resource !== null) {
+        try {
+          await appendIpn(topic, id, requestId, resource);
+          return;
+        } catch {
+          // The IPN was acknowledged already: keep trying to store it, like a failed lookup.
+          reject('log_unavailable');
+        }
+      } else {
+        metrics.inc('relay_ipn_fetch_failures_total', { topic });
+      }
+      if (!shouldRetry(status) || attempt + 1 >= ipnRetry.attempts || !ticket.retryLater()) return;
       // style guide 8: honour Retry-After (bounded by the policy's cap); the wait ends early when the relay closes.
       await abortableSleep(Math.min(retryAfterMs ?? backoffDelay(attempt, ipnRetry, random), ipnRetry.maxMs), shutdown.signal);
     }
+  }
+
+  /** Appends the fetched resource as an ipn.<topic> event; throws when the log fails. */
+  async function appendIpn(topic: string, id: string, requestId: string | undefined, resource: Record<string, unknown>): Promise<void> {
+    const text = JSON.stringify(resource);
+    const receivedAt = clock.now();
+    const owner = resourceOwner(resource) ?? platformTokenOwner;
+    if (!owner) {
+      reject('ipn_unroutable');
+      return;
+    }
+    const result = await log.append({
+      // The same resource state fetched twice is one event; a changed resource is a new one.
+      requestId: `ipn:${topic}:${id}:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`,
+      bodyHash: createHash('sha256').update(text).digest('hex'),
+      userId: owner,
+      posId: null,
+      type: `ipn.${topic}`,
+      receivedAt,
+      payload: JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() }),
+    });
+    if (result.kind === 'appended') metrics.inc('relay_events_appended_total');
+    else metrics.inc('relay_duplicates_total', { reason: 'ipn_same_state' });
   }
 
   app.get('/events', async (request, reply) => {
@@ -263,11 +335,19 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     }
   });
 
-  app.get('/metrics', async (_request, reply) => reply.code(200).type('text/plain; version=0.0.4').send(metrics.render()));
+  app.get('/metrics', async (request, reply) => {
+    // issue 12: with a metrics port of its own, the public port does not serve /metrics at all.
+    if (metricsAccess.port !== undefined) return reply.code(404).send({ error: 'not_found', message: 'No route GET /metrics.' });
+    if (metricsAccess.token !== undefined && !bearerMatches(single(request.headers.authorization), metricsAccess.token)) {
+      return reply.code(401).send({ error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token>.' });
+    }
+    return reply.code(200).type(PROMETHEUS_TYPE).send(metrics.render());
+  });
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      // not in REJECTIONS: Fastify refuses the body before any route runs, with its own status.
       reject('too_large');
       return reply.code(413).send({ error: 'payload_too_large', message: 'The body is too large.' });
     }
@@ -287,8 +367,17 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       await app.listen({ port, host });
       const address = app.server.address();
       if (address === null || typeof address === 'string') throw new Error('the relay is not listening on a TCP port');
+      if (metricsAccess.port !== undefined && metricsListener === null) {
+        try {
+          metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits);
+        } catch (error) {
+          // Named, so the operator knows which of the two ports failed.
+          throw Object.assign(new Error((error as Error).message), { code: (error as NodeJS.ErrnoException).code, listener: 'metrics' });
+        }
+      }
       return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     },
+    metricsUrl: () => metricsListener?.url ?? null,
     prune: pruneNow,
     async idle() {
       while (lookups.size > 0) await Promise.allSettled([...lookups]);
@@ -296,20 +385,15 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     async close() {
       closing = true;
       shutdown.abort();
+      ipnLookups.close();
       clearInterval(pruner);
       for (const stream of streams) stream.close('shutdown');
+      await metricsListener?.close();
       await app.close();
       await Promise.allSettled([...lookups]);
       await log.close();
     },
   };
-}
-
-/** The SSE event name: the webhook's action when it is a plain name, else "<type>.updated" from a plain type. */
-function eventType(body: Record<string, unknown>): string {
-  if (typeof body.action === 'string' && /^[a-z_.]{1,64}$/.test(body.action)) return body.action;
-  const type = typeof body.type === 'string' && /^[a-z_]{1,32}$/.test(body.type) ? body.type : 'unknown';
-  return `${type}.updated`;
 }
 
 function retryAfter(header: string | null): number | null {
@@ -338,12 +422,6 @@ function kioskScope(request: FastifyRequest, keys: Map<string, KioskScope>): Kio
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return match?.[1] ? (keys.get(match[1]) ?? null) : null;
-}
-
-/** platform-facts: access tokens end with -<user_id>. */
-function tokenOwner(token: string | undefined): string | null {
-  const match = token ? /-(\d+)$/.exec(token) : null;
-  return match?.[1] ?? null;
 }
 
 export { redact };

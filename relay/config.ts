@@ -1,45 +1,124 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { parseKioskKey, type KioskScope } from './kiosk-keys.ts';
+import { parseKioskKey, redact, type KioskScope } from './kiosk-keys.ts';
+import { APPLICATION_ID, MIN_SECRET_LENGTH, SELLER_ID, resolveApplications, type WebhookApplication } from './applications.ts';
+import { tokenOwner } from './order-confirmation.ts';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
+import { DEFAULT_IPN_LIMITS, type IpnLimits } from './ipn-lookups.ts';
+import type { MetricsAccess } from './metrics-access.ts';
 
 export interface RelayConfig {
   port: number;
   host: string;
   platformUrl: string;
   data?: string;
+  /** The legacy single application: these secrets speak for the sellers of the kiosk keys (README "Trust model"). */
   webhookSecrets: string[];
+  applications: WebhookApplication[];
   kioskKeys: KioskScope[];
   platformToken?: string;
+  /** user_id → access token, for the relay's own confirmation of that seller's orders. */
+  sellerTokens: Record<string, string>;
   redis?: string;
   retentionDays: number;
+  server: ServerLimits;
+  ipn: IpnLimits;
+  metrics: MetricsAccess;
 }
 
-export const RELAY_USAGE = `Usage: npm run relay -- --port N --platform-url URL --webhook-secret S [--webhook-secret S2 ...]
-         --kiosk-key KEY=USER_ID[:POS1,POS2...] [...] [--data FILE] [--platform-token TOKEN] [--redis URL]
-         [--host ADDRESS] [--retention-days N] [--config FILE]
+export const RELAY_USAGE = `Usage: npm run relay -- --port N --platform-url URL
+         (--application ID=SECRET[,SECRET2]:SELLER1[,SELLER2] [...] | --webhook-secret S [--webhook-secret S2 ...])
+         --kiosk-key KEY=USER_ID[:POS1,POS2...] [...] [--data FILE | --redis URL]
+         [--platform-token TOKEN] [--seller-token USER_ID=TOKEN ...] [--host ADDRESS] [--retention-days N]
+         [--headers-timeout-ms N] [--request-timeout-ms N] [--keep-alive-timeout-ms N] [--max-connections N]
+         [--ipn-concurrency N] [--ipn-queue N] [--ipn-rate N]
+         [--metrics-host ADDRESS --metrics-port N] [--metrics-token TOKEN] [--config FILE]
+
+--application: a webhook secret binds to one application and speaks only for its sellers (user ids).
+--webhook-secret: the legacy single application, whose sellers are the sellers of the kiosk keys.
+--seller-token: the relay confirms that seller's order events with GET /v1/orders/{id} before streaming them.
 
 Every setting can also come from a JSON config file (--config FILE or RELAY_CONFIG) with the keys
-port, host, platformUrl, data, webhookSecrets[], kioskKeys[], platformToken, redis, retentionDays,
-or from the environment: RELAY_PORT, RELAY_HOST, RELAY_PLATFORM_URL, RELAY_DATA, RELAY_WEBHOOK_SECRETS (comma-separated),
-RELAY_KIOSK_KEYS (space-separated KEY=USER_ID[:POS1,POS2] entries), RELAY_PLATFORM_TOKEN,
-RELAY_REDIS_URL, RELAY_RETENTION_DAYS. Flags win over the environment, which wins over the file.
+port, host, platformUrl, data, applications[{id, secrets[], sellers[]}], webhookSecrets[], kioskKeys[], platformToken,
+sellerTokens{USER_ID: TOKEN}, redis, retentionDays, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs,
+maxConnections, ipnConcurrency, ipnQueue, ipnRatePerSecond, metricsHost, metricsPort, metricsToken,
+or from the environment: RELAY_PORT, RELAY_HOST, RELAY_PLATFORM_URL, RELAY_DATA, RELAY_APPLICATIONS (space-separated
+ID=SECRET[,SECRET2]:SELLER1[,SELLER2] entries), RELAY_WEBHOOK_SECRETS (comma-separated), RELAY_KIOSK_KEYS
+(space-separated KEY=USER_ID[:POS1,POS2] entries), RELAY_PLATFORM_TOKEN, RELAY_SELLER_TOKENS (space-separated
+USER_ID=TOKEN entries), RELAY_REDIS_URL, RELAY_RETENTION_DAYS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS,
+RELAY_KEEP_ALIVE_TIMEOUT_MS, RELAY_MAX_CONNECTIONS, RELAY_IPN_CONCURRENCY, RELAY_IPN_QUEUE, RELAY_IPN_RATE,
+RELAY_METRICS_HOST, RELAY_METRICS_PORT, RELAY_METRICS_TOKEN. Flags win over the environment, which wins over the file.
 `;
 
-const FLAGS = new Set(['--port', '--host', '--platform-url', '--data', '--webhook-secret', '--kiosk-key', '--platform-token', '--redis', '--retention-days', '--config']);
+/** Whole-number settings: flag, variable and bounds (the config file key is the property name). */
+const NUMBERS = {
+  headersTimeoutMs: { flag: '--headers-timeout-ms', env: 'RELAY_HEADERS_TIMEOUT_MS', min: 1, max: 3_600_000 },
+  requestTimeoutMs: { flag: '--request-timeout-ms', env: 'RELAY_REQUEST_TIMEOUT_MS', min: 1, max: 3_600_000 },
+  keepAliveTimeoutMs: { flag: '--keep-alive-timeout-ms', env: 'RELAY_KEEP_ALIVE_TIMEOUT_MS', min: 1, max: 3_600_000 },
+  maxConnections: { flag: '--max-connections', env: 'RELAY_MAX_CONNECTIONS', min: 1, max: 1_000_000 },
+  ipnConcurrency: { flag: '--ipn-concurrency', env: 'RELAY_IPN_CONCURRENCY', min: 1, max: 256 },
+  ipnQueue: { flag: '--ipn-queue', env: 'RELAY_IPN_QUEUE', min: 1, max: 100_000 },
+  ipnRatePerSecond: { flag: '--ipn-rate', env: 'RELAY_IPN_RATE', min: 1, max: 10_000 },
+  metricsPort: { flag: '--metrics-port', env: 'RELAY_METRICS_PORT', min: 0, max: 65535 },
+} as const;
+type NumberSetting = keyof typeof NUMBERS;
+const NUMBER_FLAGS = new Map(Object.entries(NUMBERS).map(([key, spec]) => [spec.flag as string, key as NumberSetting]));
+
+const FLAGS = new Set([
+  '--port',
+  '--host',
+  '--platform-url',
+  '--data',
+  '--webhook-secret',
+  '--application',
+  '--kiosk-key',
+  '--platform-token',
+  '--seller-token',
+  '--redis',
+  '--retention-days',
+  '--metrics-host',
+  '--metrics-token',
+  '--config',
+  ...NUMBER_FLAGS.keys(),
+]);
 
 /** Ten years: beyond that the Redis backend's expiry (PX) and the retention arithmetic stop making sense. */
 const MAX_RETENTION_DAYS = 3650;
+/** A bearer token anyone could guess protects nothing. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+const whole = (key: NumberSetting) => z.number().int().min(NUMBERS[key].min).max(NUMBERS[key].max).optional();
 
 const fileSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   platformUrl: z.string().optional(),
   data: z.string().min(1).optional(),
+  applications: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        secrets: z.array(z.string()),
+        sellers: z.array(z.union([z.string(), z.number().int().nonnegative()]).transform(String)),
+      }),
+    )
+    .optional(),
   webhookSecrets: z.array(z.string().min(1)).optional(),
   kioskKeys: z.array(z.string()).optional(),
   platformToken: z.string().min(1).optional(),
+  sellerTokens: z.record(z.string(), z.string()).optional(),
   redis: z.string().optional(),
   retentionDays: z.number().positive().max(MAX_RETENTION_DAYS).optional(),
+  headersTimeoutMs: whole('headersTimeoutMs'),
+  requestTimeoutMs: whole('requestTimeoutMs'),
+  keepAliveTimeoutMs: whole('keepAliveTimeoutMs'),
+  maxConnections: whole('maxConnections'),
+  ipnConcurrency: whole('ipnConcurrency'),
+  ipnQueue: whole('ipnQueue'),
+  ipnRatePerSecond: whole('ipnRatePerSecond'),
+  metricsHost: z.string().min(1).optional(),
+  metricsPort: whole('metricsPort'),
+  metricsToken: z.string().optional(),
 });
 type Partial = z.infer<typeof fileSchema>;
 
@@ -50,6 +129,8 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
   const flags: Partial = {};
   const secrets: string[] = [];
   const kioskKeys: string[] = [];
+  const applicationTexts: string[] = [];
+  const sellerTokenTexts: string[] = [];
   let configPath = env.RELAY_CONFIG;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
@@ -70,6 +151,13 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
     }
     const v = value();
     if (v === null) return { ok: false, error: `${name} needs a value` };
+    const numberSetting = NUMBER_FLAGS.get(name);
+    if (numberSetting !== undefined) {
+      const spec = NUMBERS[numberSetting];
+      if (!/^\d{1,9}$/.test(v) || Number(v) < spec.min || Number(v) > spec.max) return { ok: false, error: `${name} needs a whole number from ${spec.min} to ${spec.max}, got ${v.slice(0, 32)}` };
+      flags[numberSetting] = Number(v);
+      continue;
+    }
     switch (name) {
       case '--port':
         if (!/^\d+$/.test(v) || Number(v) > 65535) return { ok: false, error: `--port needs a number from 0 to 65535, got ${v}` };
@@ -90,8 +178,20 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
       case '--kiosk-key':
         kioskKeys.push(v);
         break;
+      case '--application':
+        applicationTexts.push(v);
+        break;
       case '--platform-token':
         flags.platformToken = v;
+        break;
+      case '--seller-token':
+        sellerTokenTexts.push(v);
+        break;
+      case '--metrics-host':
+        flags.metricsHost = v;
+        break;
+      case '--metrics-token':
+        flags.metricsToken = v;
         break;
       case '--redis':
         flags.redis = v;
@@ -111,6 +211,16 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
   }
   if (secrets.length > 0) flags.webhookSecrets = secrets;
   if (kioskKeys.length > 0) flags.kioskKeys = kioskKeys;
+  if (applicationTexts.length > 0) {
+    const parsed = parseApplications(applicationTexts, '--application');
+    if (!parsed.ok) return parsed;
+    flags.applications = parsed.applications;
+  }
+  if (sellerTokenTexts.length > 0) {
+    const parsed = parseSellerTokens(sellerTokenTexts, '--seller-token');
+    if (!parsed.ok) return parsed;
+    flags.sellerTokens = parsed.tokens;
+  }
 
   let file: Partial = {};
   if (configPath) {
@@ -153,14 +263,34 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
     if (!(days > 0 && days <= MAX_RETENTION_DAYS)) return { ok: false, error: `RELAY_RETENTION_DAYS must be a number of days above 0 and at most ${MAX_RETENTION_DAYS}` };
     fromEnv.retentionDays = days;
   }
+  if (env.RELAY_APPLICATIONS) {
+    const parsed = parseApplications(env.RELAY_APPLICATIONS.split(/\s+/).filter(Boolean), 'RELAY_APPLICATIONS');
+    if (!parsed.ok) return parsed;
+    fromEnv.applications = parsed.applications;
+  }
+  if (env.RELAY_SELLER_TOKENS) {
+    const parsed = parseSellerTokens(env.RELAY_SELLER_TOKENS.split(/\s+/).filter(Boolean), 'RELAY_SELLER_TOKENS');
+    if (!parsed.ok) return parsed;
+    fromEnv.sellerTokens = parsed.tokens;
+  }
+  if (env.RELAY_METRICS_HOST) fromEnv.metricsHost = env.RELAY_METRICS_HOST;
+  if (env.RELAY_METRICS_TOKEN) fromEnv.metricsToken = env.RELAY_METRICS_TOKEN;
+  for (const [key, spec] of Object.entries(NUMBERS) as Array<[NumberSetting, (typeof NUMBERS)[NumberSetting]]>) {
+    const text = env[spec.env];
+    if (!text) continue;
+    if (!/^\d{1,9}$/.test(text) || Number(text) < spec.min || Number(text) > spec.max) return { ok: false, error: `${spec.env} must be a whole number from ${spec.min} to ${spec.max}` };
+    fromEnv[key] = Number(text);
+  }
 
   const merged = { ...file, ...fromEnv, ...flags };
   if (merged.port === undefined) return { ok: false, error: '--port is required (0 picks a free port)' };
   if (!merged.platformUrl || !URL.canParse(merged.platformUrl) || !/^https?:$/.test(new URL(merged.platformUrl).protocol)) {
     return { ok: false, error: `--platform-url must be an http(s) URL, got ${merged.platformUrl ?? 'nothing'}` };
   }
-  if (!merged.webhookSecrets || merged.webhookSecrets.length === 0) return { ok: false, error: 'at least one --webhook-secret is required' };
-  if (merged.webhookSecrets.some((s) => s.length < 16)) return { ok: false, error: 'a webhook secret must be at least 16 characters' };
+  const webhookSecrets = merged.webhookSecrets ?? [];
+  const configured = (merged.applications ?? []).map((a) => ({ id: a.id, secrets: a.secrets, sellers: a.sellers }));
+  if (webhookSecrets.length === 0 && configured.length === 0) return { ok: false, error: 'at least one --webhook-secret or --application is required' };
+  if (webhookSecrets.some((s) => s.length < MIN_SECRET_LENGTH)) return { ok: false, error: `a webhook secret must be at least ${MIN_SECRET_LENGTH} characters` };
   if (merged.redis && !/^rediss?:\/\//.test(merged.redis)) return { ok: false, error: `--redis must be a redis:// or rediss:// URL` };
   if (merged.redis && merged.data) return { ok: false, error: '--data and --redis are two different logs: give one of them' };
   const scopes: KioskScope[] = [];
@@ -170,6 +300,29 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
     if (scopes.some((s) => s.key === parsed.scope.key)) return { ok: false, error: 'the same kiosk key is given twice' };
     scopes.push(parsed.scope);
   }
+  try {
+    // Ids, secrets and sellers of every application, legacy one included: one secret belongs to one application.
+    resolveApplications(configured, webhookSecrets, scopes);
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  const sellerTokens = merged.sellerTokens ?? {};
+  const tokenProblem = checkSellerTokens(sellerTokens);
+  if (tokenProblem) return { ok: false, error: tokenProblem };
+  const server: ServerLimits = {
+    headersTimeoutMs: merged.headersTimeoutMs ?? DEFAULT_SERVER_LIMITS.headersTimeoutMs,
+    requestTimeoutMs: merged.requestTimeoutMs ?? DEFAULT_SERVER_LIMITS.requestTimeoutMs,
+    keepAliveTimeoutMs: merged.keepAliveTimeoutMs ?? DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs,
+    maxConnections: merged.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections,
+  };
+  if (server.headersTimeoutMs > server.requestTimeoutMs) return { ok: false, error: '--headers-timeout-ms cannot be longer than --request-timeout-ms' };
+  if (merged.metricsHost !== undefined && merged.metricsPort === undefined) return { ok: false, error: '--metrics-host needs --metrics-port (the metrics listener)' };
+  if (merged.metricsPort !== undefined && merged.metricsPort !== 0 && merged.metricsPort === merged.port) {
+    return { ok: false, error: '--metrics-port must differ from --port (it is a second listener)' };
+  }
+  if (merged.metricsToken !== undefined && (merged.metricsToken.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(merged.metricsToken))) {
+    return { ok: false, error: `--metrics-token must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces` };
+  }
   return {
     ok: true,
     config: {
@@ -177,11 +330,70 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
       host: merged.host ?? '127.0.0.1',
       platformUrl: merged.platformUrl,
       ...(merged.data ? { data: merged.data } : {}),
-      webhookSecrets: merged.webhookSecrets,
+      webhookSecrets,
+      applications: configured,
       kioskKeys: scopes,
       ...(merged.platformToken ? { platformToken: merged.platformToken } : {}),
+      sellerTokens,
       ...(merged.redis ? { redis: merged.redis } : {}),
       retentionDays: merged.retentionDays ?? 7,
+      server,
+      ipn: {
+        concurrency: merged.ipnConcurrency ?? DEFAULT_IPN_LIMITS.concurrency,
+        queue: merged.ipnQueue ?? DEFAULT_IPN_LIMITS.queue,
+        perSecond: merged.ipnRatePerSecond ?? DEFAULT_IPN_LIMITS.perSecond,
+      },
+      metrics: {
+        ...(merged.metricsPort !== undefined ? { host: merged.metricsHost ?? '127.0.0.1', port: merged.metricsPort } : {}),
+        ...(merged.metricsToken !== undefined ? { token: merged.metricsToken } : {}),
+      },
     },
   };
+}
+
+type Problem = { ok: false; error: string };
+
+/**
+ * ID=SECRET[,SECRET2]:SELLER1[,SELLER2] entries. The sellers follow the last colon (user ids have none); a problem
+ * names the application id or the entry's position, never a secret.
+ */
+export function parseApplications(texts: readonly string[], setting: string): { ok: true; applications: Array<{ id: string; secrets: string[]; sellers: string[] }> } | Problem {
+  const applications: Array<{ id: string; secrets: string[]; sellers: string[] }> = [];
+  for (const [index, text] of texts.entries()) {
+    const eq = text.indexOf('=');
+    const colon = text.lastIndexOf(':');
+    if (eq <= 0 || colon < eq) return { ok: false, error: `${setting} entry ${index + 1} must look like ID=SECRET[,SECRET2]:SELLER1[,SELLER2]` };
+    const id = text.slice(0, eq);
+    if (!APPLICATION_ID.test(id)) return { ok: false, error: `${setting} entry ${index + 1}: the application id ${redact(id)} must be 1 to 64 letters, digits, _ or -` };
+    const secrets = text.slice(eq + 1, colon).split(',');
+    const sellers = text.slice(colon + 1).split(',');
+    if (secrets.some((s) => s === '')) return { ok: false, error: `${setting} ${id}: secrets must be a comma-separated list of non-empty secrets` };
+    if (sellers.some((s) => !SELLER_ID.test(s))) return { ok: false, error: `${setting} ${id}: sellers must be a comma-separated list of numeric user ids` };
+    applications.push({ id, secrets, sellers });
+  }
+  return { ok: true, applications };
+}
+
+/** USER_ID=TOKEN entries. */
+export function parseSellerTokens(texts: readonly string[], setting: string): { ok: true; tokens: Record<string, string> } | Problem {
+  const tokens: Record<string, string> = {};
+  for (const [index, text] of texts.entries()) {
+    const eq = text.indexOf('=');
+    const userId = eq > 0 ? text.slice(0, eq) : '';
+    if (!SELLER_ID.test(userId) || eq === text.length - 1) return { ok: false, error: `${setting} entry ${index + 1} must look like USER_ID=TOKEN with a numeric user id` };
+    if (Object.hasOwn(tokens, userId)) return { ok: false, error: `${setting}: two tokens for seller ${userId}` };
+    tokens[userId] = text.slice(eq + 1);
+  }
+  return { ok: true, tokens };
+}
+
+/** A token names its seller (platform-facts: it ends with -<user_id>): one filed under another seller is a mistake. */
+function checkSellerTokens(tokens: Record<string, string>): string | null {
+  for (const [userId, token] of Object.entries(tokens)) {
+    if (!SELLER_ID.test(userId)) return `seller token: ${userId.slice(0, 24)} is not a numeric user id`;
+    if (token === '' || /\s/.test(token)) return `the token of seller ${userId} must be non-empty, without spaces`;
+    const owner = tokenOwner(token);
+    if (owner !== null && owner !== userId) return `the token given for seller ${userId} belongs to another seller (it ends with another user id)`;
+  }
+  return null;
 }

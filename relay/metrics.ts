@@ -13,6 +13,9 @@ export class RelayMetrics {
     this.#define('relay_streams_dropped_total', 'Kiosk streams closed by the relay, by reason.');
     this.#define('relay_ipn_fetch_failures_total', 'Failed lookups of an IPN resource (each attempt).');
     this.#define('relay_streams_refused_total', 'Kiosk stream requests refused, by reason.');
+    this.#define('relay_confirmations_total', 'Order events the relay looked up on the platform with a seller token, by result (verified, refused, unverified).');
+    this.#define('relay_events_dropped_total', 'Signed order events not appended because the platform denied the order, by reason.');
+    this.#define('relay_connections_refused_total', 'Sockets closed at once because the connection cap was reached.');
     this.#help.set('relay_streams_connected', { help: 'Kiosk streams connected now.', type: 'gauge' });
   }
 

@@ -18,16 +18,17 @@ export interface AppendInput {
   userId: string;
   posId: string | null;
   type: string;
-  /** For order events: the order and data.version, so stale and repeated versions are dropped. */
-  orderId: string | null;
-  version: number | null;
   receivedAt: number;
   payload: string;
 }
 
 export type AppendResult =
   | { kind: 'appended'; event: RelayEvent }
-  | { kind: 'duplicate'; reason: 'request_id' | 'stale_version' }
+  /**
+   * Only the signed x-request-id decides what is a duplicate (issue 12): the body's data.version is unsigned, so a
+   * forged huge version must never make a later genuine event look stale. The version travels in the payload as a hint.
+   */
+  | { kind: 'duplicate'; reason: 'request_id' }
   | { kind: 'conflict' };
 
 export type ReadResult = { kind: 'events'; events: RelayEvent[] } | { kind: 'reset' };

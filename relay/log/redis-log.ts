@@ -3,7 +3,8 @@ import type { AppendInput, AppendResult, EventLog, ReadResult, RelayEvent } from
 
 /**
  * The shared log for several relay processes (issue 3: scale-out on an existing engine): one Redis stream. The
- * dedup checks and the XADD run in one Lua script, so two relays receiving the same notification append it once.
+ * dedup check (by the signed x-request-id only, issue 12) and the XADD run in one Lua script, so two relays receiving
+ * the same notification append it once. The `<prefix>:version:*` keys of older relays are no longer read; they expire.
  * Durability is Redis's: run it with appendonly yes and appendfsync always (or everysec, accepting one second).
  */
 const APPEND_SCRIPT = `
@@ -12,13 +13,8 @@ if seen then
   if seen == ARGV[1] then return {'duplicate', 'request_id'} end
   return {'conflict', ''}
 end
-redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[4])
-if ARGV[2] ~= '' then
-  local stored = redis.call('GET', KEYS[3])
-  if stored and tonumber(stored) >= tonumber(ARGV[3]) then return {'duplicate', 'stale_version'} end
-  redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
-end
-local id = redis.call('XADD', KEYS[1], '*', 'user', ARGV[5], 'pos', ARGV[6], 'type', ARGV[7], 'at', ARGV[8], 'payload', ARGV[9])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+local id = redis.call('XADD', KEYS[1], '*', 'user', ARGV[3], 'pos', ARGV[4], 'type', ARGV[5], 'at', ARGV[6], 'payload', ARGV[7])
 return {'appended', id}
 `;
 
@@ -36,7 +32,7 @@ export class RedisEventLog implements EventLog {
   readonly #listeners = new Set<(event: RelayEvent) => void>();
   #reader: Redis | null = null;
   #closed = false;
-  readonly #keys: { stream: string; pruned: string; request: (id: string) => string; version: (orderId: string) => string };
+  readonly #keys: { stream: string; pruned: string; request: (id: string) => string };
   readonly #where: string;
   readonly #startTimeoutMs: number;
   #lastError: string | null = null;
@@ -61,9 +57,6 @@ export class RedisEventLog implements EventLog {
       stream: `${prefix}:events`,
       pruned: `${prefix}:pruned_through`,
       request: (id) => `${prefix}:request:${id}`,
-      // One key per order with the retention as its expiry (not one hash that grows forever), like SQLite's pruned
-      // order_versions table.
-      version: (orderId) => `${prefix}:version:${orderId}`,
     };
   }
 
@@ -95,13 +88,10 @@ export class RedisEventLog implements EventLog {
   async append(input: AppendInput): Promise<AppendResult> {
     const [kind, value] = (await this.#redis.eval(
       APPEND_SCRIPT,
-      3,
+      2,
       this.#keys.stream,
       this.#keys.request(input.requestId),
-      input.orderId !== null && input.version !== null ? this.#keys.version(input.orderId) : this.#keys.version(''),
       input.bodyHash,
-      input.orderId !== null && input.version !== null ? '1' : '',
-      String(input.version ?? ''),
       String(this.retentionMs),
       input.userId,
       input.posId ?? '',
@@ -110,7 +100,7 @@ export class RedisEventLog implements EventLog {
       input.payload,
     )) as [string, string];
     if (kind === 'conflict') return { kind: 'conflict' };
-    if (kind === 'duplicate') return { kind: 'duplicate', reason: value === 'stale_version' ? 'stale_version' : 'request_id' };
+    if (kind === 'duplicate') return { kind: 'duplicate', reason: 'request_id' };
     return {
       kind: 'appended',
       event: { id: value, userId: input.userId, posId: input.posId, type: input.type, receivedAt: input.receivedAt, payload: input.payload },

@@ -17,6 +17,8 @@ const MIGRATIONS = [
    CREATE INDEX request_ids_received_at ON request_ids (received_at);
    CREATE TABLE order_versions (order_id TEXT PRIMARY KEY, version INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT;
    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
+  // issue 12: data.version is unsigned, so it no longer orders or drops anything; what was kept for it goes.
+  `DROP TABLE order_versions;`,
 ];
 
 /** Events kept in memory for live streams: a few seconds of a busy store's traffic, a few MB at most. */
@@ -60,10 +62,6 @@ export class SqliteEventLog implements EventLog {
     this.#stmts = {
       requestId: db.prepare<[string], { body_hash: string }>('SELECT body_hash FROM request_ids WHERE request_id = ?'),
       rememberRequest: db.prepare<[string, string, number]>('INSERT INTO request_ids (request_id, body_hash, received_at) VALUES (?, ?, ?)'),
-      version: db.prepare<[string], { version: number }>('SELECT version FROM order_versions WHERE order_id = ?'),
-      setVersion: db.prepare<[string, number, number]>(
-        'INSERT INTO order_versions (order_id, version, updated_at) VALUES (?, ?, ?) ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at',
-      ),
       insert: db.prepare<[string, string | null, string, number, string]>(
         'INSERT INTO events (user_id, pos_id, type, received_at, payload) VALUES (?, ?, ?, ?, ?)',
       ),
@@ -74,19 +72,12 @@ export class SqliteEventLog implements EventLog {
       lastPruned: db.prepare<[number], { id: number | null }>('SELECT MAX(id) AS id FROM events WHERE received_at < ?'),
       pruneEvents: db.prepare<[number]>('DELETE FROM events WHERE received_at < ?'),
       pruneRequests: db.prepare<[number]>('DELETE FROM request_ids WHERE received_at < ?'),
-      pruneVersions: db.prepare<[number]>('DELETE FROM order_versions WHERE updated_at < ?'),
       sequence: db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'"),
     };
     const appendOne = (input: AppendInput): AppendResult => {
       const seen = this.#stmts.requestId.get(input.requestId);
       if (seen) return seen.body_hash === input.bodyHash ? { kind: 'duplicate', reason: 'request_id' } : { kind: 'conflict' };
       this.#stmts.rememberRequest.run(input.requestId, input.bodyHash, input.receivedAt);
-      if (input.orderId !== null && input.version !== null) {
-        const stored = this.#stmts.version.get(input.orderId);
-        // Deduplicate by order version (issue 3): an event not newer than the stored one is acknowledged, not appended.
-        if (stored && stored.version >= input.version) return { kind: 'duplicate', reason: 'stale_version' };
-        this.#stmts.setVersion.run(input.orderId, input.version, input.receivedAt);
-      }
       const info = this.#stmts.insert.run(input.userId, input.posId, input.type, input.receivedAt, input.payload);
       return {
         kind: 'appended',
@@ -184,7 +175,6 @@ export class SqliteEventLog implements EventLog {
         this.#stmts.setMeta.run('pruned_through', String(Math.max(current, maxId)));
       }
       this.#stmts.pruneRequests.run(beforeMs);
-      this.#stmts.pruneVersions.run(beforeMs);
       return removed;
     })();
   }

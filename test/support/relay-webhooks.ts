@@ -3,6 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { signatureHeader } from '../../relay/signature.ts';
 
+/**
+ * An order id of the platform's shape (seed 2.5: ORD + 26 upper-case letters and digits, which the relay requires,
+ * issue 12) made from a readable label such as "ORDBURST0007": the label, then X up to the full length.
+ */
+export function testOrderId(label: string): string {
+  const core = label.replace(/^ORD/, '').toUpperCase();
+  if (!/^[A-Z0-9]{0,26}$/.test(core)) throw new Error(`testOrderId: ${label} is not 26 letters and digits at most after ORD`);
+  return `ORD${core.padEnd(26, 'X')}`;
+}
+
 /** The relay's webhook route for one order (`relayUrl` is the relay's base URL). */
 export function webhookUrl(relayUrl: string, dataId: string): string {
   return `${relayUrl}/notifications/webhook?data.id=${encodeURIComponent(dataId)}&type=order`;

@@ -1,6 +1,6 @@
 // issue 3 "Bad input": non-JSON or huge bodies, missing headers, garbage signatures, unknown routes — a clear status,
 // never a crash; plus health (GET /healthz) and Prometheus text (GET /metrics) with every counter of relay/metrics.ts.
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -250,19 +250,88 @@ test('issue 3: after all of the above the relay still accepts, stores and stream
   assert.deepEqual(statuses.filter((s) => s >= 500), []);
 });
 
-test('issue 3: a signed notification whose type holds line breaks cannot inject SSE fields (id:, data:) into a kiosk stream', async () => {
+test('issue 3 / issue 12: a signed notification whose type or action holds line breaks is refused 400 and never reaches a stream', async () => {
   const orderId = newOrderId();
   const sse = await connectSse(`${url}/events`, { key: KEY });
   try {
-    const body = JSON.stringify({ type: 'order\nid: 999999999\ndata: {"forged":true}\n', user_id: SELLER, data: { id: orderId } });
-    assert.equal((await post(orderId, body)).status, 200);
-    const messages = await sse.until((ms) => ms.some((m) => m.data.includes(orderId)));
-    assert.equal(messages.length, 1);
+    const forgedType = JSON.stringify({ type: 'order\nid: 999999999\ndata: {"forged":true}\n', user_id: SELLER, data: { id: orderId } });
+    const typeReply = await post(orderId, forgedType);
+    assert.deepEqual([typeReply.status, typeReply.body.error], [400, 'invalid_type']);
+    const forgedAction = JSON.stringify({ type: 'order', action: 'order.processed\nid: 999999999', user_id: SELLER, data: { id: orderId } });
+    const actionReply = await post(orderId, forgedAction);
+    assert.deepEqual([actionReply.status, actionReply.body.error], [400, 'invalid_action']);
+    // A marker after them: the stream got nothing before it.
+    const marker = newOrderId();
+    assert.equal((await post(marker, notification(marker))).status, 200);
+    const messages = await sse.until((ms) => ms.some((m) => dataIdOf(m) === marker));
+    assert.deepEqual(messages.map(dataIdOf), [marker]);
     assert.notEqual(messages[0]?.id, '999999999');
-    assert.equal(sse.lastEventId, messages[0]?.id);
-    assert.ok(!/[\r\n]/.test(messages[0]?.event ?? ''));
-    assert.equal((JSON.parse(messages[0]?.data ?? '{}') as { data: { id: string } }).data.id, orderId);
   } finally {
     sse.close();
   }
+});
+
+describe('issue 12: strict body validation — junk gets 400 with a clear code and nothing is stored', () => {
+  /** Posts `body` (an object, sent as JSON) validly signed for `signedId`; asserts 400 `code`, counted once. */
+  async function refused(signedId: string, body: unknown, code: string): Promise<void> {
+    const before = await metric('relay_notifications_rejected_total', `reason="${code}"`);
+    const reply = await post(signedId, JSON.stringify(body));
+    assert.equal(reply.status, 400, `${JSON.stringify(body).slice(0, 120)} → ${JSON.stringify(reply.body)}`);
+    assert.equal(reply.body.error, code, JSON.stringify(body).slice(0, 120));
+    assert.equal(typeof reply.body.message, 'string');
+    assert.equal(await metric('relay_notifications_rejected_total', `reason="${code}"`), before + 1);
+  }
+  const order = (orderId: string, overrides: Record<string, unknown> = {}, data: Record<string, unknown> = {}) => ({
+    action: 'order.processed',
+    type: 'order',
+    user_id: SELLER,
+    ...overrides,
+    data: { id: orderId, status: 'processed', version: 2, ...data },
+  });
+
+  test('data.id that is an object, an array, a number, "[object Object]", missing, or not the order shape', async () => {
+    const orderId = newOrderId();
+    for (const id of [{}, { id: orderId }, [orderId], 42, '[object Object]', null, orderId.toLowerCase(), `${orderId}X`, 'ORD' + 'a'.repeat(26)]) {
+      await refused(orderId, order(orderId, {}, { id }), 'invalid_data_id');
+    }
+    await refused(orderId, { type: 'order', user_id: SELLER }, 'invalid_data_id');
+    for (const data of [[orderId], orderId, 7]) await refused(orderId, { type: 'order', user_id: SELLER, data }, 'invalid_data_id');
+    // Signed ids of the wrong shape are refused even when the body agrees with them.
+    for (const signed of ['[object Object]', orderId.toLowerCase(), 'ORD123']) await refused(signed, order(signed), 'invalid_data_id');
+    assert.ok(!(await storedOrderIds()).includes(orderId));
+  });
+
+  test('user_id that is not numeric text of 1 to 20 digits (fraction, negative, exponent, letters, 21 digits, array, object, boolean)', async () => {
+    const orderId = newOrderId();
+    for (const userId of [1.5, -3, 1e21, '12a', ' 123', '1'.repeat(21), [SELLER], { id: SELLER }, true, Number.MAX_SAFE_INTEGER + 2]) {
+      await refused(orderId, order(orderId, { user_id: userId }), 'missing_user_id');
+    }
+    assert.ok(!(await storedOrderIds()).includes(orderId));
+  });
+
+  test('type and action that are not plain names', async () => {
+    const orderId = newOrderId();
+    for (const type of [undefined, 'Order', 'order.updated', ['order'], { name: 'order' }, 7, '', 'x'.repeat(33)]) {
+      await refused(orderId, order(orderId, { type }), 'invalid_type');
+    }
+    for (const action of ['order processed', 'order..processed', '.order', { a: 1 }, ['order.processed'], 3, `order.${'x'.repeat(60)}`]) {
+      await refused(orderId, order(orderId, { action }), 'invalid_action');
+    }
+    assert.ok(!(await storedOrderIds()).includes(orderId));
+  });
+
+  test('a POS id that is not a plain id (object, empty, with spaces, 129 characters)', async () => {
+    const orderId = newOrderId();
+    for (const config of [{ qr: { external_pos_id: { id: 'POS1' } } }, { qr: { external_pos_id: '' } }, { qr: { external_pos_id: 'POS 1' } }, { qr: { external_pos_id: 'P'.repeat(129) } }, { qr: 'POS1' }, 'POS1']) {
+      await refused(orderId, order(orderId, {}, { config }), 'invalid_pos_id');
+    }
+    assert.ok(!(await storedOrderIds()).includes(orderId));
+  });
+
+  test('other topics take a bounded resource id: a payment id is accepted, an over-long or odd one is not', async () => {
+    const paymentId = '12345678901';
+    const reply = await post(paymentId, JSON.stringify({ action: 'payment.created', type: 'payment', user_id: Number(SELLER), data: { id: paymentId } }));
+    assert.deepEqual([reply.status, reply.body.status], [200, 'appended']);
+    for (const id of ['x'.repeat(65), 'a/b', '12 34']) await refused(id, { action: 'payment.created', type: 'payment', user_id: SELLER, data: { id } }, 'invalid_data_id');
+  });
 });

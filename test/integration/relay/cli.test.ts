@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectSse, type SseConnection } from '../../support/sse-client.ts';
 import { killRelays, listeningUrl, spawnRelay, waitForExit, type RelayChild } from '../../support/relay-process.ts';
-import { postWebhook } from '../../support/relay-webhooks.ts';
+import { postWebhook, testOrderId } from '../../support/relay-webhooks.ts';
 
 const PLATFORM = 'http://127.0.0.1:9';
 const SELLER = '5001';
@@ -59,15 +59,16 @@ async function startRelay(args: string[], env: Record<string, string> = {}): Pro
   };
 }
 
-/** Posts an order.processed for `order` signed with `secret`; returns the status. */
-async function webhookStatus(url: string, secret: string, order: string): Promise<number> {
-  const body = { action: 'order.processed', type: 'order', user_id: SELLER, data: { id: order, status: 'processed', version: 1, config: { qr: { external_pos_id: 'POS1' } } } };
+/** Posts an order.processed for the order labelled `label` (testOrderId) signed with `secret`; returns the status. */
+async function webhookStatus(url: string, secret: string, label: string, seller = SELLER): Promise<number> {
+  const order = testOrderId(label);
+  const body = { action: 'order.processed', type: 'order', user_id: seller, data: { id: order, status: 'processed', version: 1, config: { qr: { external_pos_id: 'POS1' } } } };
   const response = await postWebhook(url, { secret, dataId: order, requestId: `req-${order}-${secret.slice(0, 4)}`, body: JSON.stringify(body) });
   await response.arrayBuffer();
   return response.status;
 }
 
-/** The orders a kiosk key sees from the start of the log (up to the event with id `until`). */
+/** The orders a kiosk key sees from the start of the log (up to the event with id `until`), as order ids. */
 async function ordersSeen(url: string, key: string, until: number): Promise<string[]> {
   const client = await connectSse(`${url}/events`, { key, lastEventId: '0' });
   clients.add(client);
@@ -102,8 +103,35 @@ describe('relay command line, config file and environment', () => {
     const { code, stdout, stderr } = await runToExit(['--help']);
     assert.equal(code, 0);
     assert.equal(stderr, '');
-    assert.match(stdout, /^Usage: npm run relay -- --port N --platform-url URL --webhook-secret S/);
-    for (const name of ['--kiosk-key', '--data', '--redis', '--platform-token', '--host', '--retention-days', '--config', 'RELAY_WEBHOOK_SECRETS', 'RELAY_KIOSK_KEYS', 'RELAY_REDIS_URL']) {
+    assert.match(stdout, /^Usage: npm run relay -- --port N --platform-url URL\n/);
+    for (const name of [
+      '--application',
+      '--webhook-secret',
+      '--kiosk-key',
+      '--data',
+      '--redis',
+      '--platform-token',
+      '--seller-token',
+      '--host',
+      '--retention-days',
+      '--headers-timeout-ms',
+      '--request-timeout-ms',
+      '--keep-alive-timeout-ms',
+      '--max-connections',
+      '--ipn-concurrency',
+      '--ipn-queue',
+      '--ipn-rate',
+      '--metrics-host',
+      '--metrics-port',
+      '--metrics-token',
+      '--config',
+      'RELAY_APPLICATIONS',
+      'RELAY_WEBHOOK_SECRETS',
+      'RELAY_KIOSK_KEYS',
+      'RELAY_SELLER_TOKENS',
+      'RELAY_REDIS_URL',
+      'RELAY_METRICS_TOKEN',
+    ]) {
       assert.ok(stdout.includes(name), `usage mentions ${name}`);
     }
   });
@@ -115,7 +143,10 @@ describe('relay command line, config file and environment', () => {
       { what: 'missing --port', args: ['--platform-url', PLATFORM, '--webhook-secret', FLAG_SECRET], error: /--port is required/ },
       { what: 'missing --platform-url', args: ['--port', '0', '--webhook-secret', FLAG_SECRET], error: /--platform-url must be an http\(s\) URL, got nothing/ },
       { what: 'a --platform-url that is not http(s)', args: ['--port', '0', '--platform-url', 'ftp://x', '--webhook-secret', FLAG_SECRET], error: /--platform-url must be an http\(s\) URL, got ftp:\/\/x/ },
-      { what: 'missing --webhook-secret', args: [...base, '--kiosk-key', `${FLAG_KEY}=${SELLER}`], error: /at least one --webhook-secret is required/ },
+      { what: 'missing --webhook-secret', args: [...base, '--kiosk-key', `${FLAG_KEY}=${SELLER}`], error: /at least one --webhook-secret or --application is required/ },
+      { what: 'one secret in two applications', args: [...base, '--application', `11=${FLAG_SECRET}:${SELLER}`, '--application', `12=${FLAG_SECRET}:6001`], error: /application 12: a webhook secret is given twice/ },
+      { what: 'an application without sellers', args: [...base, '--application', `11=${FLAG_SECRET}`], error: /--application entry 1 must look like ID=SECRET/ },
+      { what: '--metrics-host without --metrics-port', args: [...base, '--webhook-secret', FLAG_SECRET, '--metrics-host', '127.0.0.1'], error: /--metrics-host needs --metrics-port/ },
       { what: 'a short secret', args: [...base, '--webhook-secret', 'short-secret'], error: /a webhook secret must be at least 16 characters/ },
       { what: 'a kiosk key without =', args: [...base, '--webhook-secret', FLAG_SECRET, '--kiosk-key', FLAG_KEY], error: /must look like KEY=USER_ID/ },
       { what: 'a kiosk key with a non-numeric seller', args: [...base, '--webhook-secret', FLAG_SECRET, '--kiosk-key', `${FLAG_KEY}=seller`], error: /USER_ID must be the seller's numeric user id/ },
@@ -151,7 +182,7 @@ describe('relay command line, config file and environment', () => {
     const relay = await startRelay(['--config', file]);
     assert.equal(await webhookStatus(relay.url, FILE_SECRET, 'ORDFILE1'), 200);
     assert.equal(await webhookStatus(relay.url, FLAG_SECRET, 'ORDFILE2'), 401, 'only the secret from the file is configured');
-    assert.deepEqual(await ordersSeen(relay.url, FILE_KEY, 1), ['ORDFILE1']);
+    assert.deepEqual(await ordersSeen(relay.url, FILE_KEY, 1), [testOrderId('ORDFILE1')]);
     assert.ok(existsSync(data), 'the log lives in the data file the config names');
     const { code } = await relay.stop();
     assert.equal(code, 0, 'SIGTERM closes cleanly');
@@ -167,7 +198,7 @@ describe('relay command line, config file and environment', () => {
     });
     assert.equal(await webhookStatus(relay.url, ENV_SECRET, 'ORDENV1'), 200);
     assert.equal(await webhookStatus(relay.url, ENV_SECRET_2, 'ORDENV2'), 200, 'either secret verifies (rotation)');
-    assert.deepEqual(await ordersSeen(relay.url, ENV_KEY, 2), ['ORDENV1', 'ORDENV2']);
+    assert.deepEqual(await ordersSeen(relay.url, ENV_KEY, 2), ['ORDENV1', 'ORDENV2'].map(testOrderId));
     assert.ok(existsSync(join(dir, 'from-env.sqlite')));
     await relay.stop();
   });
@@ -192,6 +223,35 @@ describe('relay command line, config file and environment', () => {
     await flagsOverEnv.stop();
   });
 
+  it('issue 12: runs with applications (each secret for its own sellers), a seller token and a metrics listener of its own', async () => {
+    const metricsToken = 'metrics-token-eeeeeeeeeeeeeeee';
+    const relay = await startRelay([
+      ...base,
+      '--application',
+      `7001=${FLAG_SECRET}:${SELLER}`,
+      '--application',
+      `7002=${ENV_SECRET},${ENV_SECRET_2}:6001,6002`,
+      '--kiosk-key',
+      `${FLAG_KEY}=${SELLER}`,
+      '--kiosk-key',
+      `${ENV_KEY}=6002`,
+      '--metrics-port',
+      '0',
+      '--metrics-token',
+      metricsToken,
+    ]);
+    assert.equal(await webhookStatus(relay.url, FLAG_SECRET, 'ORDAPP1'), 200);
+    assert.equal(await webhookStatus(relay.url, ENV_SECRET_2, 'ORDAPP2', '6002'), 200, 'the second application, by its rotated secret');
+    assert.equal(await webhookStatus(relay.url, FLAG_SECRET, 'ORDAPP3', '6002'), 403, "one application's secret cannot speak for another's seller");
+    assert.equal(await webhookStatus(relay.url, ENV_SECRET, 'ORDAPP4', SELLER), 403);
+    assert.deepEqual(await ordersSeen(relay.url, ENV_KEY, 2), [testOrderId('ORDAPP2')]);
+    assert.equal((await fetch(`${relay.url}/metrics`)).status, 404, 'the public port no longer serves /metrics');
+    const { output } = await relay.stop();
+    const metricsLine = /Metrics on (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(output);
+    assert.ok(metricsLine, `the metrics listener is announced: ${output}`);
+    assert.ok(!output.includes(metricsToken), 'the metrics token is never printed');
+  });
+
   it('never prints a webhook secret or a kiosk key, whatever happens', async () => {
     const relay = await startRelay([
       ...base,
@@ -212,7 +272,7 @@ describe('relay command line, config file and environment', () => {
     assert.equal(await sseStatus(relay.url, ENV_KEY), 401);
     const { code, output } = await relay.stop();
     assert.equal(code, 0);
-    assert.match(output, /Webhook relay listening on http:\/\/127\.0\.0\.1:\d+ \(log: .*quiet\.sqlite, 1 kiosk keys, 2 webhook secrets\)/);
+    assert.match(output, /Webhook relay listening on http:\/\/127\.0\.0\.1:\d+ \(log: .*quiet\.sqlite, 1 kiosk keys, 2 webhook secrets, 1 applications, 1 seller tokens\)/);
     assert.ok(printed.length >= 2 * 10, 'the earlier runs of this file were recorded too');
     const everything = printed.join('\n');
     for (const secret of [...EVERY_SECRET, 'APP_USR-123456-token-5001']) assert.ok(!everything.includes(secret), `${secret.slice(0, 6)}… never printed`);

@@ -21,12 +21,24 @@ let url: string;
 let platform: Server;
 const streams: SseConnection[] = [];
 
+/** The orders the webhooks below announce, as the platform knows them: seller and POS. */
+const platformOrders = new Map<string, { userId: string; pos: string | null }>();
+
 before(async () => {
-  // A stand-in for the platform's lookup endpoint (seed 4.7): every payment belongs to seller A.
+  // A stand-in for the platform's lookup endpoints, answering as the relay's token (seller A's) sees them: every
+  // payment belongs to seller A (seed 4.7), and GET /v1/orders/{id} (seed 4.4) finds seller A's orders only, which is
+  // how the relay confirms seller A's order events before streaming them (issue 12).
   platform = createServer((req, res) => {
-    const id = /^\/v1\/payments\/(\d+)$/.exec(req.url ?? '')?.[1];
-    res.writeHead(id ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(id ? { id: Number(id), status: 'approved', collector_id: Number(SELLER_A) } : { message: 'not found' }));
+    const payment = /^\/v1\/payments\/(\d+)$/.exec(req.url ?? '')?.[1];
+    const orderId = /^\/v1\/orders\/(ORD[A-Z0-9]{26})$/.exec(req.url ?? '')?.[1];
+    const order = orderId ? platformOrders.get(orderId) : undefined;
+    let body: Record<string, unknown> | null = null;
+    if (payment) body = { id: Number(payment), status: 'approved', collector_id: Number(SELLER_A) };
+    if (orderId && order?.userId === SELLER_A) {
+      body = { id: orderId, user_id: SELLER_A, status: 'processed', ...(order.pos ? { config: { qr: { external_pos_id: order.pos } } } : {}) };
+    }
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body ?? { message: 'not found' }));
   });
   await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
   const address = platform.address();
@@ -56,6 +68,7 @@ let orders = 0;
 async function webhook(seller: string, pos: string | null): Promise<string> {
   orders += 1;
   const orderId = `ORDTST01JISO${String(orders).padStart(17, '0')}`;
+  platformOrders.set(orderId, { userId: seller, pos });
   const body = {
     action: 'order.processed',
     api_version: 'v1',

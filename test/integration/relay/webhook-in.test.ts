@@ -1,6 +1,7 @@
 // issue 3 "Webhooks in": POST /notifications/webhook?data.id=...&type=order is verified against the manifest of
 // platform-facts "Webhooks (topic orders)" (x-signature ts + v1, x-request-id, any configured secret, ts within 300 s
-// of the relay clock); bad or missing signature → 401 and nothing stored; duplicates acknowledged, not appended twice.
+// of the relay clock); bad or missing signature → 401 and nothing stored; duplicates (same x-request-id) acknowledged,
+// not appended twice; issue 12: the unsigned data.version drops nothing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -125,7 +126,7 @@ async function assertRejected(d: Delivery, reason: string): Promise<void> {
 }
 
 describe('signatures (platform-facts "Webhooks (topic orders)")', () => {
-  test('issue 3: a validly signed notification is answered 200 and appended with the body plus relay_received_at', async () => {
+  test('issue 3: a validly signed notification is answered 200 and appended with the body plus relay_received_at, marked unverified (issue 12)', async () => {
     const orderId = newOrderId();
     const body = orderNotification(orderId);
     const reply = await deliver({ body });
@@ -133,7 +134,18 @@ describe('signatures (platform-facts "Webhooks (topic orders)")', () => {
     assert.equal(reply.body.status, 'appended');
     assert.match(String(reply.body.id), /^\d+$/);
     const stored = await storedFor(orderId);
-    assert.deepEqual(stored, [{ ...body, relay_received_at: new Date(nowMs).toISOString() }]);
+    // This relay holds no token of the seller, so it could not look at the order itself.
+    assert.deepEqual(stored, [{ ...body, relay_received_at: new Date(nowMs).toISOString(), relay_verified: false }]);
+  });
+
+  test('issue 12: relay_* fields brought by the body are replaced by the relay\'s own, never passed on', async () => {
+    const orderId = newOrderId();
+    const body = { ...orderNotification(orderId), relay_verified: true, relay_verified_status: 'processed', relay_received_at: '2000-01-01T00:00:00.000Z' };
+    assert.equal((await deliver({ body })).body.status, 'appended');
+    const [stored] = await storedFor(orderId);
+    assert.equal(stored?.relay_verified, false);
+    assert.equal('relay_verified_status' in (stored ?? {}), false);
+    assert.equal(stored?.relay_received_at, new Date(nowMs).toISOString());
   });
 
   test('issue 3: a forged signature (wrong secret) is rejected with 401 and nothing is stored', async () => {
@@ -270,16 +282,49 @@ describe('deduplication (platform-facts: duplicates and out-of-order deliveries 
     assert.equal((await storedFor(orderId)).length, 1);
   });
 
-  test('issue 3: an order event whose data.version is not newer (equal or older) is answered 200 duplicate and not appended', async () => {
+  test('issue 12: a forged huge data.version followed by the genuine event: the genuine one is appended and streamed', async () => {
     const orderId = newOrderId();
-    const v2 = await deliver({ body: orderNotification(orderId, 2, 'order.processed') });
-    assert.deepEqual([v2.status, v2.body.status], [200, 'appended']);
-    const equal = await deliver({ body: orderNotification(orderId, 2, 'order.processed') });
-    assert.deepEqual([equal.status, equal.body], [200, { status: 'duplicate', reason: 'stale_version' }]);
-    const older = await deliver({ body: orderNotification(orderId, 1, 'order.created') });
-    assert.deepEqual([older.status, older.body], [200, { status: 'duplicate', reason: 'stale_version' }]);
-    const stored = await storedFor(orderId);
-    assert.deepEqual(stored.map((e) => e.data.version), [2]);
+    const sse = await connectSse(`${url}/events`, { key: KEY });
+    try {
+      assert.equal(sse.status, 200);
+      // Validly signed (data.id, x-request-id, ts are all the signature covers) but with a body that claims the last word.
+      const forged = await deliver({ body: orderNotification(orderId, Number.MAX_SAFE_INTEGER, 'order.canceled') });
+      assert.deepEqual([forged.status, forged.body.status], [200, 'appended']);
+      const genuine = await deliver({ body: orderNotification(orderId, 2, 'order.processed') });
+      assert.deepEqual([genuine.status, genuine.body.status], [200, 'appended']);
+      const streamed = await sse.until((ms) => ms.some((m) => m.event === 'order.processed' && dataIdOf(m) === orderId));
+      assert.deepEqual(
+        streamed.filter((m) => dataIdOf(m) === orderId).map((m) => m.event),
+        ['order.canceled', 'order.processed'],
+      );
+    } finally {
+      sse.close();
+    }
+  });
+
+  test('issue 12: absurd versions (negative, huge, fractional, text, objects) are only hints: each event is appended as sent', async () => {
+    const orderId = newOrderId();
+    const versions: unknown[] = [-1, 1e308, 2.5, '99999999999999999999', { $gt: 0 }, null, 1];
+    for (const version of versions) {
+      const reply = await deliver({ body: orderNotification(orderId, version as number) });
+      assert.deepEqual([reply.status, reply.body.status], [200, 'appended'], JSON.stringify(version));
+    }
+    assert.deepEqual(
+      (await storedFor(orderId)).map((e) => e.data.version),
+      versions,
+    );
+  });
+
+  test('issue 12: an event about an order already seen with an equal or older version, under a new x-request-id, is appended', async () => {
+    const orderId = newOrderId();
+    for (const [version, action] of [[2, 'order.processed'], [2, 'order.processed'], [1, 'order.created']] as const) {
+      const reply = await deliver({ body: orderNotification(orderId, version, action) });
+      assert.deepEqual([reply.status, reply.body.status], [200, 'appended']);
+    }
+    assert.deepEqual(
+      (await storedFor(orderId)).map((e) => e.data.version),
+      [2, 2, 1],
+    );
   });
 
   test('issue 3: an order event with a newer data.version is appended after the older one', async () => {

@@ -1,5 +1,6 @@
-// issue 3: the embedded log (SQLite, WAL) — append durably, deduplicate by x-request-id and by order version, read
-// after an id in order, prune what is older than the retention and answer 'reset' for an id whose successors are gone.
+// issue 3: the embedded log (SQLite, WAL) — append durably, deduplicate by x-request-id (issue 12: by nothing unsigned,
+// so never by data.version), read after an id in order, prune what is older than the retention and answer 'reset' for
+// an id whose successors are gone.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,8 +34,6 @@ function input(overrides: Partial<AppendInput> = {}): AppendInput {
     userId: '111',
     posId: 'POS1',
     type: 'order.created',
-    orderId: null,
-    version: null,
     receivedAt: 1_000,
     payload: JSON.stringify({ n: counter }),
     ...overrides,
@@ -75,25 +74,49 @@ test('issue 3: the same request id with the same body is a duplicate, with anoth
   assert.equal(events[0]?.payload, first.payload);
 });
 
-test('issue 3: an order event whose version is not newer than the stored one is a stale_version duplicate', async () => {
+test('issue 12: only the request id decides duplicates: events about one order are all appended, whatever version their payload claims', async () => {
   const log = await open();
   const order = 'ORDTST0000000000000000000001';
-  await appended(log, input({ orderId: order, version: 2 }));
-  assert.deepEqual(await log.append(input({ orderId: order, version: 2 })), { kind: 'duplicate', reason: 'stale_version' });
-  assert.deepEqual(await log.append(input({ orderId: order, version: 1 })), { kind: 'duplicate', reason: 'stale_version' });
-  await appended(log, input({ orderId: order, version: 3 }));
-  // Versions are per order: another order's version 1 is new.
-  await appended(log, input({ orderId: 'ORDTST0000000000000000000002', version: 1 }));
-  assert.equal((await readAll(log)).length, 3);
+  // A forged huge version first, then the genuine versions: nothing unsigned may make a later event look stale.
+  const versions = [Number.MAX_SAFE_INTEGER, 2, 2, 1, -1, 3];
+  for (const version of versions) await appended(log, input({ payload: JSON.stringify({ data: { id: order, version } }) }));
+  assert.deepEqual(
+    (await readAll(log)).map((e) => (JSON.parse(e.payload) as { data: { version: number } }).data.version),
+    versions,
+  );
 });
 
-test('issue 3: events without an order or a version are never deduplicated by version', async () => {
-  const log = await open();
-  await appended(log, input({ orderId: 'ORDTST0000000000000000000003', version: null }));
-  await appended(log, input({ orderId: 'ORDTST0000000000000000000003', version: null }));
-  await appended(log, input({ orderId: null, version: 1 }));
-  await appended(log, input({ orderId: null, version: 1 }));
-  assert.equal((await readAll(log)).length, 4);
+test('issue 12: a log made by the first schema is migrated: order_versions is dropped and every event is kept', async () => {
+  const file = join(dir, `log-v1-${++fileCounter}.db`);
+  const old = new Database(file);
+  old.exec(`CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, user_id TEXT NOT NULL, pos_id TEXT, type TEXT NOT NULL, received_at INTEGER NOT NULL, payload TEXT NOT NULL) STRICT;
+    CREATE INDEX events_received_at ON events (received_at);
+    CREATE TABLE request_ids (request_id TEXT PRIMARY KEY, body_hash TEXT NOT NULL, received_at INTEGER NOT NULL) STRICT;
+    CREATE INDEX request_ids_received_at ON request_ids (received_at);
+    CREATE TABLE order_versions (order_id TEXT PRIMARY KEY, version INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT;
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+    INSERT INTO events (user_id, pos_id, type, received_at, payload) VALUES ('111', 'POS1', 'order.processed', 5, '{"old":true}');
+    INSERT INTO request_ids VALUES ('webhook:old-request', 'old-hash', 5);
+    -- what a forged huge version left behind under the old rule
+    INSERT INTO order_versions VALUES ('ORDTST0000000000000000000007', 9007199254740991, 5);`);
+  old.pragma('user_version = 1');
+  old.close();
+  const log = await open(file);
+  const inspect = new Database(file, { readonly: true });
+  try {
+    const tables = inspect.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+    assert.deepEqual(
+      tables.map((t) => t.name),
+      ['events', 'meta', 'request_ids', 'sqlite_sequence'],
+    );
+    assert.equal(inspect.pragma('user_version', { simple: true }), 2);
+  } finally {
+    inspect.close();
+  }
+  assert.deepEqual(await readAll(log), [{ id: '1', userId: '111', posId: 'POS1', type: 'order.processed', receivedAt: 5, payload: '{"old":true}' }]);
+  // The remembered request id still de-duplicates; an event for the once-pinned order is appended.
+  assert.deepEqual(await log.append(input({ requestId: 'webhook:old-request', bodyHash: 'old-hash' })), { kind: 'duplicate', reason: 'request_id' });
+  await appended(log, input({ payload: JSON.stringify({ data: { id: 'ORDTST0000000000000000000007', version: 2 } }) }));
 });
 
 test('issue 3: readAfter returns the events after an id, in order, at most limit of them', async () => {
@@ -138,9 +161,9 @@ test('issue 3: after everything is pruned, lastId still names the newest id issu
   assert.deepEqual(await readAll(log, last.id), [next]);
 });
 
-test('issue 3: prune also forgets request ids and order versions older than the cutoff', async () => {
+test('issue 3: prune also forgets request ids older than the cutoff', async () => {
   const log = await open();
-  const first = input({ receivedAt: 1, orderId: 'ORDTST0000000000000000000009', version: 5 });
+  const first = input({ receivedAt: 1 });
   await appended(log, first);
   await log.prune(10);
   // Beyond the retention the signature's 300 s tolerance has long refused a replay; the tables must not grow forever.
@@ -205,17 +228,16 @@ test('issue 3: pruning a week of events (150 000 rows) at once does not overflow
 
 test('issue 3: appends of one turn commit together (group commit) with dedup still applied per item, in order', async () => {
   const log = await open();
-  const first = input({ orderId: 'ORD-G', version: 2 });
+  const first = input();
   const results = await Promise.all([
     log.append(first),
     log.append({ ...first }), // same request id, same body → duplicate of the one just before it in the batch
-    log.append(input({ orderId: 'ORD-G', version: 1 })), // older version of the same order → stale
-    log.append(input({ orderId: 'ORD-G', version: 3 })),
+    log.append(input()),
     log.append({ ...first, bodyHash: 'other' }), // same request id, other body → conflict
   ]);
   assert.deepEqual(
     results.map((r) => (r.kind === 'duplicate' ? `duplicate:${r.reason}` : r.kind)),
-    ['appended', 'duplicate:request_id', 'duplicate:stale_version', 'appended', 'conflict'],
+    ['appended', 'duplicate:request_id', 'appended', 'conflict'],
   );
   const events = await readAll(log);
   assert.equal(events.length, 2);

@@ -1,0 +1,84 @@
+/**
+ * The strict reading of a webhook body (issue 12). Only data.id of the query is signed; the body is a hint, but a hint
+ * with a fixed shape: an id that is not an id, a seller that is not a number, a type that is not a plain name is junk,
+ * refused with 400 before anything is stored (never a stored "[object Object]").
+ */
+
+/** seed 2.5 / 7.4: ORD followed by 26 uppercase letters and digits (the sandbox and the platform issue uppercase). */
+export const ORDER_ID = /^ORD[A-Z0-9]{26}$/;
+/** Ids of the other topics the platform notifies (payments, merchant orders, chargebacks, payment intents). */
+export const RESOURCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A topic: order, payment, merchant_order, point_integration_ipn... */
+const TYPE = /^[a-z][a-z_]{0,31}$/;
+/** An action: order.processed, payment.created, state_FINISHED... */
+const ACTION = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
+const USER_ID = /^\d{1,20}$/;
+
+export type BodyFailure = 'invalid_json' | 'invalid_type' | 'invalid_action' | 'invalid_data_id' | 'body_mismatch' | 'missing_user_id' | 'invalid_pos_id';
+
+/** What the relay takes from a body: routing and naming only, never the order's state. */
+export interface WebhookNotice {
+  body: Record<string, unknown>;
+  type: string;
+  /** The SSE event name: the action when given, else "<type>.updated". */
+  eventType: string;
+  dataId: string;
+  userId: string;
+  /** The body's data.config.qr.external_pos_id, when it is a plain id. */
+  posId: string | null;
+  /** The body's application_id as text, when given. */
+  applicationId: string | null;
+}
+
+/** `signedDataId` is data.id of the query string (what the signature covers). */
+export function readWebhookBody(raw: string, signedDataId: string | undefined): { ok: true; notice: WebhookNotice } | { ok: false; code: BodyFailure } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { ok: false, code: 'invalid_json' };
+  }
+  if (!isObject(parsed)) return { ok: false, code: 'invalid_json' };
+  const body = parsed;
+  if (typeof body.type !== 'string' || !TYPE.test(body.type)) return { ok: false, code: 'invalid_type' };
+  const type = body.type;
+  if (body.action !== undefined && (typeof body.action !== 'string' || body.action.length > 64 || !ACTION.test(body.action))) return { ok: false, code: 'invalid_action' };
+  const idShape = type === 'order' ? ORDER_ID : RESOURCE_ID;
+  const data = body.data;
+  if (!isObject(data) || typeof data.id !== 'string' || !idShape.test(data.id)) return { ok: false, code: 'invalid_data_id' };
+  if (signedDataId === undefined || !idShape.test(signedDataId)) return { ok: false, code: 'invalid_data_id' };
+  // The signature covers data.id of the query, not the body: a body about another resource is a forgery.
+  if (data.id !== signedDataId) return { ok: false, code: 'body_mismatch' };
+  const userId = sellerId(body.user_id);
+  if (userId === null) return { ok: false, code: 'missing_user_id' };
+  const posId = externalPosId(data);
+  if (posId === undefined) return { ok: false, code: 'invalid_pos_id' };
+  const applicationId = typeof body.application_id === 'string' || (typeof body.application_id === 'number' && Number.isSafeInteger(body.application_id)) ? String(body.application_id) : null;
+  return {
+    ok: true,
+    notice: { body, type, eventType: typeof body.action === 'string' ? body.action : `${type}.updated`, dataId: data.id, userId, posId, applicationId },
+  };
+}
+
+/** user_id as numeric text: a string of 1 to 20 digits, or a non-negative safe integer. */
+export function sellerId(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : null;
+  return typeof value === 'string' && USER_ID.test(value) ? value : null;
+}
+
+/** data.config.qr.external_pos_id: null when absent, undefined when present but not a plain id of at most 128 characters. */
+export function externalPosId(resource: Record<string, unknown>): string | null | undefined {
+  const config = resource.config;
+  if (config === undefined || config === null) return null;
+  if (!isObject(config)) return undefined;
+  const qr = config.qr;
+  if (qr === undefined || qr === null) return null;
+  if (!isObject(qr)) return undefined;
+  const pos = qr.external_pos_id;
+  if (pos === undefined || pos === null) return null;
+  return typeof pos === 'string' && /^[\x21-\x7e]{1,128}$/.test(pos) ? pos : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,53 @@
+// issue 12 "Validate the body strictly": data.id (query and body) of the order-id shape for orders and a bounded id for
+// other topics, user_id numeric text, type and action plain names; junk is refused with a code, never coerced.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readWebhookBody, sellerId } from '../../../relay/webhook-body.ts';
+
+const ORDER = 'ORDTST01JBODY0000000000000001';
+
+function read(body: unknown, signed: string | undefined) {
+  return readWebhookBody(typeof body === 'string' ? body : JSON.stringify(body), signed);
+}
+
+test('issue 12: a platform body reads as routing facts only: type, event name, ids, seller, POS, application', () => {
+  const result = read({
+    action: 'order.processed',
+    application_id: 4444555566667777,
+    type: 'order',
+    user_id: '123456789',
+    data: { id: ORDER, status: 'processed', version: 3, config: { qr: { external_pos_id: 'CAJA-1' } } },
+  }, ORDER);
+  assert.ok(result.ok);
+  const { body: _body, ...notice } = result.notice;
+  assert.deepEqual(notice, { type: 'order', eventType: 'order.processed', dataId: ORDER, userId: '123456789', posId: 'CAJA-1', applicationId: '4444555566667777' });
+  const bare = read({ type: 'payment', user_id: 42, data: { id: '1234567890' } }, '1234567890');
+  assert.ok(bare.ok);
+  assert.deepEqual([bare.notice.eventType, bare.notice.userId, bare.notice.posId, bare.notice.applicationId], ['payment.updated', '42', null, null]);
+});
+
+test('issue 12: each kind of junk gets its own code', () => {
+  const ok = { type: 'order', user_id: '1', data: { id: ORDER } };
+  const cases: Array<[unknown, string | undefined, string]> = [
+    ['{', ORDER, 'invalid_json'],
+    [[ok], ORDER, 'invalid_json'],
+    [{ ...ok, type: { toString: 'order' } }, ORDER, 'invalid_type'],
+    [{ ...ok, action: ['order.processed'] }, ORDER, 'invalid_action'],
+    [{ ...ok, data: { id: { id: ORDER } } }, ORDER, 'invalid_data_id'],
+    [{ ...ok, data: { id: '[object Object]' } }, '[object Object]', 'invalid_data_id'],
+    [ok, undefined, 'invalid_data_id'],
+    [{ ...ok, data: { id: 'ORDTST01JBODY0000000000000002' } }, ORDER, 'body_mismatch'],
+    [{ ...ok, user_id: { id: 1 } }, ORDER, 'missing_user_id'],
+    [{ ...ok, data: { id: ORDER, config: { qr: { external_pos_id: ['POS1'] } } } }, ORDER, 'invalid_pos_id'],
+  ];
+  for (const [body, signed, code] of cases) assert.deepEqual(read(body, signed), { ok: false, code }, JSON.stringify(body));
+});
+
+test('issue 12: user_id is numeric text of 1 to 20 digits, or a non-negative safe integer', () => {
+  assert.equal(sellerId('12345678901234567890'), '12345678901234567890');
+  assert.equal(sellerId(0), '0');
+  assert.equal(sellerId(Number.MAX_SAFE_INTEGER), String(Number.MAX_SAFE_INTEGER));
+  for (const junk of ['', '123456789012345678901', '-1', '1.0', '1e3', -1, 1.5, 2 ** 60, Number.NaN, null, true, ['1'], { id: '1' }]) {
+    assert.equal(sellerId(junk), null, JSON.stringify(junk));
+  }
+});
