@@ -10,6 +10,7 @@ import { Notifier } from './domain/notifier.ts';
 import { LegacyService } from './domain/legacy.ts';
 import { SellerService } from './domain/sellers.ts';
 import { FaultTable, type Fault } from './http/faults.ts';
+import { ControlHosts } from './http/control-hosts.ts';
 import { ApiError, OAuthError, sendApiError, sendOAuthError } from './http/replies.ts';
 import { apiErrorBody, oauthErrorBody } from '../shared/errors.ts';
 import { registerOAuthRoutes } from './routes/oauth.ts';
@@ -37,7 +38,38 @@ export interface SandboxOptions {
   fetch?: typeof fetch;
   /** Maximum request body (platform-facts: 1 MiB → 413 payload_too_large). */
   bodyLimit?: number;
+  /** issue 12 "slow clients": the Node server's timeouts and connection cap; each defaults to SERVER_LIMITS. */
+  server?: Partial<ServerLimits>;
+  /**
+   * Host names, besides 127.0.0.1, localhost, [::1] and the address it listens on, that the control API answers to
+   * (issue 12, sandbox/http/control-hosts.ts), e.g. a container's service name.
+   */
+  allowedHosts?: readonly string[];
 }
+
+/** issue 12 "slow clients": what a client may hold of the sandbox's Node server, and for how long. */
+export interface ServerLimits {
+  /** A request's headers must arrive within this (slowloris: a header byte at a time is cut off, 408). */
+  headersTimeoutMs: number;
+  /** The whole request (headers and body) must arrive within this; the answer itself may take longer (delay faults). */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections beyond this are closed as soon as they are accepted. */
+  maxConnections: number;
+  /** How often Node looks for requests past their timeouts (its default, 30 s, would let a slowloris stay that long). */
+  timeoutCheckIntervalMs: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  // Above the 4 s undici (the kiosk's fetch) keeps an idle connection, so the client always lets go first.
+  keepAliveTimeoutMs: 5_000,
+  // Every test and the kiosk use a handful; a bound keeps file descriptors for SQLite when something floods.
+  maxConnections: 512,
+  timeoutCheckIntervalMs: 1_000,
+};
 
 export interface Sandbox {
   readonly app: FastifyInstance;
@@ -70,6 +102,7 @@ export interface SandboxContext {
   sellers: SellerService;
   faults: FaultTable;
   merchantKey: MerchantKey;
+  controlHosts: ControlHosts;
   sweep(): Promise<void>;
 }
 
@@ -84,6 +117,7 @@ const ONE_MIB = 1024 * 1024;
 
 /** Builds the sandbox without listening (style guide 13): tests and the kiosk's embedded default call this. */
 export function buildSandbox(options: SandboxOptions = {}): Sandbox {
+  const limits = serverLimits(options.server);
   const random = options.random ?? cryptoRandom();
   const persistence = options.dataFile ? new SqlitePersistence(options.dataFile) : null;
   const state = new SandboxState(persistence);
@@ -114,6 +148,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
   const idempotency = new IdempotencyStore(state, clock);
   const sellers = new SellerService(state, ids, clock);
   const faults = new FaultTable(random);
+  const controlHosts = new ControlHosts(options.allowedHosts ?? []);
 
   let sweeping: Promise<void> | null = null;
   const sweep = async (): Promise<void> => {
@@ -130,8 +165,8 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     }
   };
 
-  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, faults, merchantKey, sweep };
-  const app = buildHttp(context, options.bodyLimit ?? ONE_MIB);
+  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, faults, merchantKey, controlHosts, sweep };
+  const app = buildHttp(context, options.bodyLimit ?? ONE_MIB, limits);
 
   let timer: NodeJS.Timeout | null = null;
   if (options.sweepIntervalMs !== false) {
@@ -158,6 +193,8 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
       await sweep();
     },
     async listen(port = 0, host = '127.0.0.1') {
+      // issue 12: the name it was told to listen on is one the control API answers to.
+      controlHosts.allow(host);
       await app.listen({ port, host });
       const address = app.server.address();
       if (address === null || typeof address === 'string') throw new Error('the sandbox is not listening on a TCP port');
@@ -181,10 +218,24 @@ function loadMerchantKey(state: SandboxState): MerchantKey {
   return key;
 }
 
-function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
+/** The limits with defaults filled in; refuses values Node would refuse later, with the option's name. */
+function serverLimits(given: Partial<ServerLimits> = {}): ServerLimits {
+  const limits = { ...SERVER_LIMITS, ...given };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`sandbox option server.${name} must be a positive whole number, got ${String(value)}`);
+  }
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error('sandbox option server.headersTimeoutMs must not exceed server.requestTimeoutMs');
+  return limits;
+}
+
+function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit,
+    // issue 12 "slow clients": Node's own timeouts (408 and a closed socket), checked often enough to matter.
+    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: limits.timeoutCheckIntervalMs },
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     return503OnClosing: true,
     forceCloseConnections: true,
     // Routes check their ids themselves (seed 7.4 invalid_path_param); the router must not answer 414 first.
@@ -263,6 +314,8 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(apiErrorBody('not_found', [`${request.method} ${request.url.split('?')[0]}`]));
   });
+
+  app.server.maxConnections = limits.maxConnections;
 
   registerOAuthRoutes(app, ctx);
   registerTokenizeRoutes(app, ctx);

@@ -2,6 +2,8 @@ export interface SandboxArgs {
   port: number;
   host: string;
   data?: string;
+  /** Extra Host names the control API answers to (issue 12, sandbox/http/control-hosts.ts). */
+  allowHosts: string[];
   training: boolean;
   help: boolean;
 }
@@ -11,13 +13,16 @@ export const SANDBOX_USAGE = `Usage: npm run sandbox -- --port N [--data FILE] [
   --port N        TCP port on 127.0.0.1 (0 picks a free port)
   --data FILE     keep state in this SQLite file (survives restarts); default: memory
   --host ADDRESS  bind address (default 127.0.0.1)
+  --allow-host NAME
+                  a Host name the control API (/sandbox/...) also answers to, e.g. a container's service name;
+                  repeatable (it always answers 127.0.0.1, localhost, [::1] and the --host address)
   --training      create a training seller at start and print its ids
   --help          this text
 `;
 
 /** Flags in, a clear error out (bad input gets a clear error: developers' guide). */
 export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs } | { ok: false; error: string } {
-  const args: SandboxArgs = { port: 0, host: '127.0.0.1', training: false, help: false };
+  const args: SandboxArgs = { port: 0, host: '127.0.0.1', allowHosts: [], training: false, help: false };
   let portSeen = false;
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i] as string;
@@ -49,6 +54,15 @@ export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs 
         const v = value();
         if (!v) return { ok: false, error: '--host needs an address' };
         args.host = v;
+        break;
+      }
+      case '--allow-host': {
+        const v = value();
+        // A bare name or address: the port is always the one the sandbox listens on.
+        if (!v || !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)$/.test(v)) {
+          return { ok: false, error: `--allow-host needs a host name or address without a port, got ${v ? JSON.stringify(v) : 'nothing'}` };
+        }
+        args.allowHosts.push(v);
         break;
       }
       case '--training':

@@ -114,6 +114,8 @@ export const ORDER_ERRORS = {
   card_token_expired: { status: 400, section: '4.8', message: 'The card token expired; tokenize the card again.' },
   payment_not_chargeable: { status: 409, section: 'sandbox', message: 'Only an approved payment can be charged back.' },
   order_not_payable: { status: 409, section: 'sandbox', message: 'Only an order in status created can be scanned or paid.' },
+  unsafe_path_pattern: { status: 400, section: 'sandbox', message: 'The fault path pattern could take too long to match (issue 12).' },
+  host_not_allowed: { status: 403, section: 'sandbox', message: 'The control API answers only requests addressed to this sandbox by name (issue 12).' },
 } as const satisfies Record<string, ErrorSpec>;
 export type OrderErrorCode = keyof typeof ORDER_ERRORS;
 

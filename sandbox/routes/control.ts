@@ -13,7 +13,8 @@ import {
   notificationSettingsSchema,
   payOrderRequestSchema,
 } from '../../shared/schemas/sandbox-control.ts';
-import { compile } from '../http/faults.ts';
+import { PathPatternError } from '../http/faults.ts';
+import { apiErrorBody } from '../../shared/errors.ts';
 
 function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fallback?: unknown): z.infer<S> {
   const body = jsonBody(request) ?? fallback;
@@ -24,6 +25,23 @@ function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fall
 
 /** The sandbox's control API (issue 2): what the dashboard, the customer's wallet and the passing of time do. */
 export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  // issue 12 (DNS rebinding): a control route answers only a Host that names this sandbox (sandbox/http/control-hosts.ts).
+  // Keyed on the matched route, not the raw URL, so no spelling of the path slips by; the Orders API is untouched.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.url?.startsWith('/sandbox/')) return done();
+    if (ctx.controlHosts.permits(request.headers.host, request.socket)) return done();
+    const given = request.headers.host === undefined ? 'none' : JSON.stringify(request.headers.host.slice(0, 100));
+    const port = request.socket.localPort;
+    const names = ctx.controlHosts.names().map((name) => (port === undefined ? name : `${name}:${port}`));
+    reply.code(403).send(
+      apiErrorBody(
+        'host_not_allowed',
+        ['host'],
+        `The control API answers only requests addressed to this sandbox as ${names.join(', ')} (or the address the request came in on); Host was ${given}. Start the sandbox with --allow-host NAME to accept another name.`,
+      ),
+    );
+  });
+
   app.post('/sandbox/sellers', async (request, reply) => {
     const body = parseBody(request, createSellerRequestSchema);
     return reply.code(201).send(ctx.sellers.create(body));
@@ -113,12 +131,14 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.post('/sandbox/faults', async (request, reply) => {
     const body = parseBody(request, faultRequestSchema);
+    let fault;
     try {
-      compile(body.path);
+      fault = ctx.faults.add(body);
     } catch (error) {
-      throw new ApiError('property_value', ['path'], (error as Error).message);
+      // issue 12: a pattern that could take too long to match is refused with its own code, naming the problem.
+      if (error instanceof PathPatternError) throw new ApiError(error.reason === 'unsafe' ? 'unsafe_path_pattern' : 'property_value', ['path'], error.message);
+      throw error;
     }
-    const fault = ctx.faults.add(body);
     return reply.code(201).send({ id: fault.id, method: fault.method, path: fault.path, kind: fault.kind, rate: fault.rate });
   });
   app.delete('/sandbox/faults', async (_request, reply) => {

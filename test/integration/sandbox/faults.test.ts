@@ -135,6 +135,34 @@ describe('fault injection (issue 2)', () => {
     assert.equal((await h.request('GET', '/v1/orders/ORDTST00000000000000000000000', { token: seller.token })).status, 500);
   });
 
+  it('issue 12: a regex that could backtrack for ever is refused with 400 unsafe_path_pattern naming the problem', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['^(a+)+$', /\^\(a\+\)\+\$ is refused: it repeats a group that holds a quantifier or an alternation/],
+      [`^/${'x'.repeat(250)}`, /at most 200 characters, this one has 252/],
+      ['^/v1/(orders)\\1', /backreference/],
+      ['^/v1(?=/orders)', /lookahead or lookbehind/],
+      ['^.*.*.*x', /too many ways to match/],
+    ];
+    for (const [path, message] of cases) {
+      const reply = await h.request('POST', '/sandbox/faults', { body: { method: 'GET', path, kind: 'error_before' } });
+      assert.equal(reply.status, 400, path);
+      assert.equal(reply.body.errors[0].code, 'unsafe_path_pattern', path);
+      assert.deepEqual(reply.body.errors[0].details, ['path']);
+      assert.match(reply.body.errors[0].message, message);
+    }
+    assert.deepEqual((await h.request('GET', '/sandbox/faults')).body, { faults: [] }, 'nothing was added');
+  });
+
+  it('issue 12: a safe regex is accepted and used; a glob with * in one segment still works beside it', async () => {
+    const id = await createOrder();
+    await addFault({ method: 'GET', path: '^/v1/orders/ORD[A-Z0-9]{26}$', kind: 'error_before', status: 502 });
+    await addFault({ method: 'POST', path: '/v1/orders/*/cancel', kind: 'error_before', status: 503 });
+    assert.equal((await getOrder(id)).status, 502);
+    assert.equal((await h.request('POST', `/v1/orders/${id}/cancel`, { token: seller.token, key: newKey() })).status, 503);
+    const listed = (await h.request('GET', '/sandbox/faults')).body.faults.map((f: { path: string }) => f.path);
+    assert.deepEqual(listed, ['^/v1/orders/ORD[A-Z0-9]{26}$', '/v1/orders/*/cancel']);
+  });
+
   it('refuses invalid fault bodies with 400 in the errors-array shape, naming the field', async () => {
     const cases: Array<[unknown, string, string]> = [
       [{}, 'property_value', 'method'],

@@ -13,7 +13,7 @@ describe('sandbox command-line flags', () => {
   it('reads --port and --data, as separate or inline values', () => {
     assert.deepEqual(parseSandboxArgs(['--port', '8080', '--data', 'sb.sqlite']), {
       ok: true,
-      args: { port: 8080, host: '127.0.0.1', data: 'sb.sqlite', training: false, help: false },
+      args: { port: 8080, host: '127.0.0.1', data: 'sb.sqlite', allowHosts: [], training: false, help: false },
     });
     const inline = parseSandboxArgs(['--port=0', '--data=/tmp/x.sqlite', '--host=0.0.0.0']);
     assert.ok(inline.ok);
@@ -66,6 +66,15 @@ describe('sandbox command-line flags', () => {
       assert.ok(parsed.ok);
       assert.equal(parsed.args.help, true);
     }
-    for (const flag of ['--port', '--data', '--host', '--training', '--help']) assert.ok(SANDBOX_USAGE.includes(flag), flag);
+    for (const flag of ['--port', '--data', '--host', '--allow-host', '--training', '--help']) assert.ok(SANDBOX_USAGE.includes(flag), flag);
+  });
+
+  it('issue 12: --allow-host adds control API host names, repeatable; a port or junk is refused by name', () => {
+    const parsed = parseSandboxArgs(['--port', '0', '--allow-host', 'sandbox', '--allow-host=[::2]', '--allow-host', 'Sandbox.Local']);
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.args.allowHosts, ['sandbox', '[::2]', 'Sandbox.Local']);
+    assert.match(error(['--port', '0', '--allow-host', 'sandbox:8080']), /--allow-host needs a host name or address without a port, got "sandbox:8080"/);
+    assert.match(error(['--port', '0', '--allow-host', 'a b']), /got "a b"/);
+    assert.match(error(['--port', '0', '--allow-host']), /--allow-host needs .* got nothing/);
   });
 });
