@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tightenFiles } from '../electron/core/private-files.ts';
 import { buildSandbox, type Sandbox } from '../sandbox/app.ts';
 import { buildRelay, type Relay } from '../relay/app.ts';
 
@@ -14,6 +15,8 @@ export interface EmbeddedPlatform {
   countryCode: string;
   posId: string;
   kioskKey: string;
+  /** The training application's webhook secret (the sandbox signs with it, the relay checks it): for log redaction. */
+  webhookSecret: string;
   sandbox: Sandbox;
   relay: Relay;
   close(): Promise<void>;
@@ -31,11 +34,18 @@ interface TrainingIdentity {
  * ports, create a seller and POS (first run only), point the sandbox's webhook at the relay, issue a kiosk key. State
  * lives under dataDir so training orders survive a restart. The relay reads the sandbox's clock, so moving the
  * training clock (to show an expiry) does not make its signatures look stale.
+ *
+ * issue 12: the training secrets stay in this folder. The sandbox's data file holds the training application (its
+ * client secret and webhook secret) and the tokens it issued; training-identity.json holds ids only; the relay's file
+ * holds delivered events (no secrets). The kiosk key is made anew at each start and kept in memory. The folder is 0700
+ * and every file in it 0600: each SQLite file is made 0600 before it is opened, because SQLite gives its -wal and -shm
+ * files the main file's mode (see electron/core/store/database.ts); any left with looser modes are tightened.
  */
 export async function startEmbeddedPlatform(options: { dataDir: string | null; countryCode?: string }): Promise<EmbeddedPlatform> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) ensurePrivateDir(options.dataDir);
   const file = (name: string) => (options.dataDir ? join(options.dataDir, name) : null);
   const sandboxFile = file('training-sandbox.sqlite');
+  if (sandboxFile) ensurePrivateFile(sandboxFile);
   const sandbox = buildSandbox(sandboxFile ? { dataFile: sandboxFile } : {});
   const platformUrl = await sandbox.listen(0);
 
@@ -45,8 +55,8 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
   if (!identity) {
     const seller = sandbox.sellers.create({ country_code: options.countryCode ?? 'AR', name: 'Training Store', pos: ['CAJA-1'] });
     identity = { user_id: seller.user_id, client_id: seller.client_id, country_code: seller.country_code, pos_id: 'CAJA-1' };
-    // Ids only: the client secret stays inside the sandbox's own data file.
-    if (identityFile) writeFileSync(identityFile, JSON.stringify(identity, null, 2));
+    // Ids only: the client secret stays inside the sandbox's own data file (both in this folder).
+    if (identityFile) writeFileSync(identityFile, JSON.stringify(identity, null, 2), { mode: PRIVATE_FILE_MODE });
   }
   const application = sandbox.state.applications.get(identity.client_id);
   if (!application) throw new Error('the training application is missing from the sandbox data');
@@ -55,6 +65,7 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
   sandbox.state.applications.put(application.client_id, application);
   const kioskKey = randomBytes(24).toString('hex');
   const relayFile = file('training-relay.sqlite');
+  if (relayFile) ensurePrivateFile(relayFile);
   const relay = await buildRelay({
     platformUrl,
     webhookSecrets: [webhookSecret],
@@ -63,6 +74,8 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
     clock: { now: () => sandbox.clock.now() },
   });
   const relayUrl = await relay.listen(0);
+  // Files an older version left with looser modes (the ones made now already have 0600).
+  if (options.dataDir) tightenFiles(...[sandboxFile, relayFile].flatMap((f) => (f ? [`${f}-wal`, `${f}-shm`] : [])), ...(identityFile ? [identityFile] : []));
   application.webhook_url = `${relayUrl}/notifications/webhook`;
   sandbox.state.applications.put(application.client_id, application);
 
@@ -75,6 +88,7 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
     countryCode: identity.country_code,
     posId: identity.pos_id,
     kioskKey,
+    webhookSecret,
     sandbox,
     relay,
     async close() {

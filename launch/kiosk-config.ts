@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { isLoopbackHostname } from '../shared/loopback.ts';
 
 /** How the kiosk is launched: where its data lives, against which platform, and how it is shown. */
 export interface KioskLaunchConfig {
@@ -155,8 +156,7 @@ export function checkPlatformUrl(text: string): { ok: true; url: string } | { ok
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `must start with https:// (not ${url.protocol}//)` };
   if (url.username || url.password) return { ok: false, reason: 'must not carry a user name or password' };
   if (url.search || url.hash) return { ok: false, reason: 'must not carry a query or a fragment' };
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'http:' && !loopback) return { ok: false, reason: 'must use https:// (plain http is allowed only for 127.0.0.1 and localhost)' };
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) return { ok: false, reason: 'must use https:// (plain http is allowed only for 127.0.0.1 and localhost)' };
   return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createKioskCore, type KioskCore } from '../electron/core/kiosk-service.ts';
 import { openVault } from '../electron/core/vault/open-vault.ts';
+import { ensurePrivateDir } from '../electron/core/private-files.ts';
 import type { Logger, ReceiptPrinter } from '../electron/core/ports.ts';
 import { startEmbeddedPlatform } from './embedded-platform.ts';
 import type { KioskLaunchConfig } from './kiosk-config.ts';
@@ -20,6 +20,11 @@ export interface StartedKiosk {
   training: boolean;
   /** Something the person at the counter should know (training without a keychain keeps tokens in memory). */
   warning: string | null;
+  /**
+   * issue 12: the secrets this launch holds now (the core's, and in training the embedded platform's webhook secret),
+   * for the shells' loggers to redact. Synchronous and from memory: it is asked on every log line.
+   */
+  secrets(): string[];
   /** Stops the core, then the embedded platform (training). */
   close(): Promise<void>;
 }
@@ -31,19 +36,24 @@ export const LIVE_DIR = 'live';
  * Starts the kiosk core for a launch configuration (launch/kiosk-config.ts), started and ready for a shell.
  *
  * Training: the embedded sandbox and relay (launch/embedded-platform.ts) under `<dataDir>/training`, the kiosk's own
- * data in `<dataDir>` as it always was; the kiosk connects itself; tokens in the keychain, or in memory when there is
- * none (then `warning` says so).
+ * data in `<dataDir>` as it always was; the kiosk connects itself; tokens in the keychain (entries of this data folder,
+ * trainingVaultProfile), or in memory when there is none (then `warning` says so).
  *
  * Live: the platform at config.platformUrl; the kiosk's data in `<dataDir>/live`; tokens only in the OS keychain
  * (issue 4), under entries of their own (vault profile from the data folder, so training tokens and another data
  * folder's tokens are never read as this kiosk's); the relay is what a manager saved in the settings. The kiosk starts
  * disconnected until a manager connects it from the settings (and stays connected across restarts afterwards).
  *
+ * Files (issue 12 "data at rest"): the data folder, `live/` and `training/` are 0700 (tightened when they exist with a
+ * looser mode: the data folder is the app's own), the files in them 0600 (see electron/core/private-files.ts).
+ *
  * Rejects with the vault's VaultUnavailableError (its message says what to install) when live mode finds no keychain,
- * and with the store's error when the database cannot be opened; nothing is left running then.
+ * with PrivateFileError when a folder cannot be made private, and with the store's error when the database cannot be
+ * opened (DamagedDatabaseError, whose one-line message names the file and what to do, when it is damaged); nothing is
+ * left running then.
  */
 export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras): Promise<StartedKiosk> {
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   const common = {
     logger: extras.logger,
     ...(extras.openBrowser ? { openBrowser: extras.openBrowser } : {}),
@@ -52,7 +62,7 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
   if (config.mode === 'training') {
     const platform = await startEmbeddedPlatform({ dataDir: join(config.dataDir, 'training') });
     try {
-      const { vault, warning } = await openVault({ training: true });
+      const { vault, warning } = await openVault({ training: true, profile: trainingVaultProfile(config.dataDir) });
       const core = await createKioskCore({
         dataDir: config.dataDir,
         platformUrl: platform.platformUrl,
@@ -67,6 +77,7 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
         core,
         training: true,
         warning,
+        secrets: () => [...core.secrets(), platform.webhookSecret],
         async close() {
           await core.stop();
           await platform.close();
@@ -80,17 +91,30 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
 
   if (!config.platformUrl) throw new TypeError('live mode needs a platform URL');
   const dataDir = join(config.dataDir, LIVE_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   // issue 4: only training may keep tokens in memory; openVault rejects with what to install otherwise.
   const { vault } = await openVault({ training: false, profile: liveVaultProfile(config.dataDir) });
   const core = await createKioskCore({ dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common });
   await startOrStop(core);
-  return { core, training: false, warning: null, close: () => core.stop() };
+  return { core, training: false, warning: null, secrets: () => core.secrets(), close: () => core.stop() };
 }
 
 /** The keychain profile of a live kiosk: one per data folder (KeytarVault account names end in `@profile`). */
 export function liveVaultProfile(dataDir: string): string {
-  return `live-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16)}`;
+  return `live-${folderHash(dataDir)}`;
+}
+
+/**
+ * The keychain profile of a training kiosk: one per data folder too (issue 12), so two training folders never share a
+ * manager PIN pepper (two kiosks making the first one at once would each key a PIN with a pepper the other replaced).
+ * Training's tokens lost by the change of name are no loss: training connects itself when it finds none.
+ */
+export function trainingVaultProfile(dataDir: string): string {
+  return `training-${folderHash(dataDir)}`;
+}
+
+function folderHash(dataDir: string): string {
+  return createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
 }
 
 async function startOrStop(core: KioskCore): Promise<void> {

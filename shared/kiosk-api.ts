@@ -64,6 +64,11 @@ export interface OutboxItem {
   attempts: number;
   createdAt: string;
   lastError: { code: string; message: string } | null;
+  /**
+   * A refund the platform answered (state done): the ids of the refunds its answer created (seed 4.6), so a screen can
+   * tell whether the order it holds already lists them. Absent for anything else.
+   */
+  refundIds?: string[];
 }
 
 /** An order as the kiosk shows it: the platform's order plus what the kiosk knows locally. */
@@ -142,6 +147,11 @@ export interface KioskSettings {
 }
 
 const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+/**
+ * issue 12: the screen's id for one intended refund (a UUID made when the refund dialog opens). The same id again (a
+ * repeated tap, a retry after a lost answer) is the same refund, never a second one.
+ */
+export const REFUND_REQUEST_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
 const printable = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\p{Cc}]*$/u, 'no control characters');
 const catalogItemInput = z.strictObject({
   /** Absent: a new item. */
@@ -177,7 +187,17 @@ export const kioskInputs = {
   }),
   getOrder: z.strictObject({ id: orderId, refresh: z.boolean().optional() }),
   cancelOrder: z.strictObject({ id: orderId }),
-  refundOrder: z.strictObject({ id: orderId, amount: decimalString.optional(), pin }),
+  /**
+   * `requestId` is required (issue 12): every refund the kiosk records is tied to the screen's request, so no caller can
+   * forget the one thing that makes a repeated tap one refund. The same id for another order or amount is refused
+   * (refund_request_conflict).
+   */
+  refundOrder: z.strictObject({
+    id: orderId,
+    amount: decimalString.optional(),
+    pin,
+    requestId: z.string().regex(REFUND_REQUEST_ID_PATTERN, 'a request id is 8 to 64 letters, digits or -'),
+  }),
   listOrders: z.strictObject({
     query: z.string().max(64).optional(),
     since: z.string().datetime().optional(),

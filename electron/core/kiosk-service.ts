@@ -12,7 +12,7 @@ import { Outbox, OutboxRefusedError } from './outbox/outbox.ts';
 import { createOrResume } from './orders/create-order.ts';
 import { orderItems } from './orders/order-items.ts';
 import { Catalog, CatalogError } from './catalog/catalog-service.ts';
-import { applyPatch, effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
+import { applyPatch, effectiveRelay, effectiveSettings, relayUrlProblem, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
 import { recover } from './recovery.ts';
 import { LiveStatus } from './live/live-status.ts';
 import { PlatformHttp } from './platform/http.ts';
@@ -21,6 +21,8 @@ import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
 import { OrdersClient } from './platform/orders-client.ts';
 import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
 import { ManagerPin, type PinRecord } from './pin.ts';
+import { PepperedPin, PinPepper } from './pin-pepper.ts';
+import { RememberingVault } from './vault/remembering-vault.ts';
 import { toKioskOrder } from './kiosk-order.ts';
 import { COUNTRY_CODES, type Connectivity, type CountryCode, type KioskApi, type KioskError, type KioskEvent, type KioskInput, type KioskOrder, type KioskSettings, type Result, type SessionState } from '../../shared/kiosk-api.ts';
 import { COUNTRY_CURRENCY } from '../../shared/schemas/common.ts';
@@ -58,6 +60,11 @@ export interface KioskCore {
   events: { subscribe(listener: (event: KioskEvent) => void): () => void };
   start(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * issue 12: the secrets this core holds now (tokens, client secret, relay keys, the PIN pepper, training's client
+   * secret), for the logger to redact; asked on every log line, so it answers from memory, synchronously.
+   */
+  secrets(): string[];
 }
 
 const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -66,7 +73,10 @@ const silentLogger: Logger = { info: () => undefined, warn: () => undefined, err
  * The kiosk core (issue 4): the main process's services composed behind the KioskApi contract. Plain Node, no
  * `electron` import, so the Electron shell, the web shell and the tests run the same code.
  */
-export async function createKioskCore(options: KioskCoreOptions): Promise<KioskCore> {
+export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCore> {
+  // issue 12: every secret that passes through the vault is remembered for secrets() (the logger's redaction list).
+  const vault = new RememberingVault(given.vault);
+  const options: KioskCoreOptions = { ...given, vault };
   const clock = options.clock ?? { now: () => Date.now() };
   const random = options.random ?? (() => randomInt(0, 2 ** 47) / 2 ** 47);
   const logger = options.logger ?? silentLogger;
@@ -109,7 +119,13 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     logger,
     onStateChange: () => emit({ type: 'session.changed', session: sessionState() }),
   });
-  const pin = new ManagerPin(loadSave(settingsRepo.kv<PinRecord>('manager_pin')), clock);
+  // issue 12: the PIN hash is keyed with a pepper from the vault (pin-pepper.ts).
+  const pinKv = settingsRepo.kv<PinRecord>('manager_pin');
+  const pin = new PepperedPin(new ManagerPin(loadSave(pinKv), clock), new PinPepper(vault));
+  if (await pin.forgetIfPepperLost(() => pinKv.delete())) {
+    logger.warn('training without a keychain lost the manager PIN key at the last restart: the manager PIN must be set again');
+    audit.append({ actor: 'kiosk', action: 'pin.forgotten', subject: null, detail: { vault: 'memory' } });
+  }
 
   // Every platform call passes here, so "is the platform reachable" is what the last call found (issue 5: offline banner).
   let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null };
@@ -159,12 +175,15 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     relay: activeRelay,
     cursor: settingsRepo.kv<string>('relay_cursor'),
     orders,
-    store: ordersRepo,
+    // issue 12: only platform answers are stored here; the column that held a webhook's unsigned version stays empty.
+    store: { load: (id) => ordersRepo.load(id), save: (order) => ordersRepo.save(order, null) },
     awaiting: () => ordersRepo.nonFinal().filter((s) => s.order.status === 'created').map((s) => s.order.id),
     nonFinal: () => ordersRepo.nonFinal().map((s) => s.order.id),
+    sellerId: () => session.userId,
     clock,
     random,
     onChange: orderChanged,
+    logger,
     // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
     onConnectivity: (c) => setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline' }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -237,7 +256,14 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
 
   async function requirePin(given: string): Promise<KioskError | null> {
     if (!pin.isSet()) return { code: 'pin_not_set', message: 'Set a manager PIN first.' };
-    const verdict = pin.verify(given);
+    let verdict;
+    try {
+      verdict = await pin.verify(given);
+    } catch (error) {
+      // issue 12: no keychain, no pepper, no PIN check: never accepted.
+      if (error instanceof VaultUnavailableError) return { code: error.code, message: error.message };
+      throw error;
+    }
     if (verdict.ok) return null;
     if (verdict.reason === 'locked') return { code: 'pin_locked', message: `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.` };
     return { code: 'wrong_pin', message: 'The manager PIN is not right.' };
@@ -292,7 +318,12 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
         const problem = await requirePin(input.pin);
         if (problem) return { ok: false, error: problem };
       } else {
-        const first = pin.set(input.pin);
+        let first;
+        try {
+          first = await pin.set(input.pin);
+        } catch (error) {
+          return fail(error);
+        }
         if (!first.ok) return { ok: false, error: { code: first.reason, message: 'The manager PIN could not be set.' } };
       }
       try {
@@ -353,34 +384,43 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       }
     },
     async getOrder(input) {
-      if (input.refresh) {
-        try {
-          await live.checkNow(input.id);
-        } catch (error) {
-          return fail(error);
-        }
+      try {
+        const stored = ordersRepo.load(input.id);
+        // issue 12: an order this kiosk does not have is never fetched into it.
+        if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+        // issue 12: "check status" always asks the platform, and its answer replaces whatever was stored; when the
+        // platform cannot answer, the cashier is told so rather than shown the stored state as if it were checked.
+        return ok(orderView(input.refresh ? await live.checkNow(input.id) : stored.order));
+      } catch (error) {
+        return fail(error);
       }
-      const stored = ordersRepo.load(input.id);
-      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
-      return ok(orderView(stored.order));
     },
     async cancelOrder(input) {
-      // kiosk-expectations: cancel first asks the platform whether the customer already paid.
+      let current: Order;
       try {
-        await live.checkNow(input.id);
-      } catch {
-        // Offline: the queued cancel below still waits for the platform's word.
+        const stored = ordersRepo.load(input.id);
+        if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+        try {
+          // kiosk-expectations, issue 12: cancel first asks the platform whether the customer already paid.
+          current = await live.checkNow(input.id);
+        } catch (error) {
+          // No answer: only an order stored as awaiting payment goes on, as a cancel through the outbox, which only the
+          // platform's answer to that cancel completes. Any other stored state is not what the platform says now.
+          if (!(error instanceof PlatformError && error.retryable) || stored.order.status !== 'created') return fail(error);
+          current = stored.order;
+        }
+      } catch (error) {
+        return fail(error);
       }
-      const stored = ordersRepo.load(input.id);
-      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
-      if (stored.order.status !== 'created') return ok(orderView(stored.order));
+      // Paid, canceled or expired by the platform's word: that is the answer (a paid order shows paid), never "canceled".
+      if (current.status !== 'created') return ok(orderView(current));
       try {
         const item = await outbox.enqueueCancel(input.id, 'cashier');
         if (item.state === 'failed' && item.lastError) return { ok: false, error: { code: item.lastError.code, message: item.lastError.message } };
       } catch (error) {
         return fail(error);
       }
-      return ok(orderView(ordersRepo.load(input.id)?.order ?? stored.order));
+      return ok(orderView(ordersRepo.load(input.id)?.order ?? current));
     },
     async refundOrder(input) {
       const problem = await requirePin(input.pin);
@@ -394,7 +434,8 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
         minor = parsed.minor;
       }
       try {
-        return ok(await outbox.enqueueRefund(input.id, minor, 'manager'));
+        // issue 12: the screen's request id makes a repeated tap, or a retry after a lost answer, the same refund.
+        return ok(await outbox.enqueueRefund(input.id, minor, 'manager', { requestId: input.requestId }));
       } catch (error) {
         return fail(error);
       }
@@ -441,9 +482,8 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
         const d = parseDuration(patch.expiration);
         if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: { code: 'invalid_expiration', message: 'Expiration must be between PT30S and PT3600H.' } };
       }
-      if (patch.relayUrl && !/^https?:$/.test(new URL(patch.relayUrl).protocol)) {
-        return { ok: false, error: { code: 'invalid_relay_url', message: 'The relay URL must start with http:// or https://.' } };
-      }
+      const relayProblem = patch.relayUrl ? relayUrlProblem(patch.relayUrl) : null;
+      if (relayProblem) return { ok: false, error: { code: 'invalid_relay_url', message: `The relay URL ${relayProblem}.` } };
       if (patch.countryCode !== undefined && training) {
         if (patch.countryCode !== settings().countryCode) return trainingFixed();
         delete patch.countryCode;
@@ -537,7 +577,12 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       }
     },
     async setPin(input) {
-      const result = pin.set(input.newPin, input.currentPin);
+      let result;
+      try {
+        result = await pin.set(input.newPin, input.currentPin);
+      } catch (error) {
+        return fail(error);
+      }
       if (!result.ok) {
         const message = {
           invalid_pin: 'A PIN is 4 to 8 digits.',
@@ -556,6 +601,8 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
     },
     async simulatePayment(input) {
       if (!training) return { ok: false, error: { code: 'not_training', message: 'Only training mode can simulate a payment.' } };
+      // issue 12: an order this kiosk does not have is never fetched into it.
+      if (!ordersRepo.load(input.id)) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
       const response = await (options.fetch ?? fetch)(`${options.platformUrl}/sandbox/orders/${input.id}/pay`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -564,9 +611,9 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       if (!response || !response.ok) return { ok: false, error: { code: 'simulation_failed', message: 'The training sandbox did not take the payment.' } };
       await response.arrayBuffer();
       try {
-        await live.checkNow(input.id);
+        return ok(orderView(await live.checkNow(input.id)));
       } catch {
-        // The relay will bring it.
+        // The sandbox took the payment; the relay or the poller brings it. Until then the stored state is the answer.
       }
       const stored = ordersRepo.load(input.id);
       return stored ? ok(orderView(stored.order)) : { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
@@ -597,6 +644,9 @@ export async function createKioskCore(options: KioskCoreOptions): Promise<KioskC
       }
       outbox.start();
       await live.start();
+    },
+    secrets() {
+      return [...vault.known(), ...(options.relay ? [options.relay.key] : []), ...(training ? [training.clientSecret] : [])];
     },
     async stop() {
       await live.stop();

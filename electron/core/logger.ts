@@ -10,7 +10,10 @@ export const REDACTED = '[redacted]';
 export interface LoggerOptions {
   /** Receives one JSON line (no newline). Default: standard output. */
   write?: (line: string) => void;
-  /** The secrets in use now (tokens, client secret); asked on every line, so a refreshed token is covered at once. */
+  /**
+   * The secrets in use now (tokens, client secret, relay keys, the PIN pepper, the web shell's launch secret: issue 12,
+   * KioskCore.secrets()); asked on every line, so a refreshed token is covered at once.
+   */
   secrets?: () => readonly string[];
   clock?: Clock;
 }
@@ -22,7 +25,8 @@ const BEARER = /\b(Bearer)(\s+|%20|\+)[A-Za-z0-9._~+/=-]+/gi;
 // Basic credentials are base64; the length floor spares prose such as "basic plan".
 const BASIC = /\b(Basic)(\s+)[A-Za-z0-9+/]{8,}={0,2}/g;
 const AUTH_HEADER = /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)[^"',;\r\n}]+/gi;
-const SECRET_QUERY = /\b(access_token|refresh_token|client_secret|code_verifier|password|token)=[^&\s"'#]+/gi;
+// `k` is the web shell's per-launch secret in its URL (electron/web-shell/server.ts).
+const SECRET_QUERY = /\b(access_token|refresh_token|client_secret|code_verifier|password|token|k)=[^&\s"'#]+/gi;
 // Field names compared lowercased with separators removed: accessToken, access_token and Access-Token are one name.
 const SECRET_KEYS = new Set([
   'authorization',
@@ -44,6 +48,11 @@ const SECRET_KEYS = new Set([
   'pin',
   'currentpin',
   'newpin',
+  // issue 12: the PIN hash's key, the platform's webhook secret (training's embedded relay), the web shell's launch secret.
+  'pepper',
+  'pinpepper',
+  'webhooksecret',
+  'launchsecret',
 ]);
 // Below this length a secret is only hidden where a whole value equals it: hiding every occurrence of a short string
 // inside messages would shred them.

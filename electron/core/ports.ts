@@ -16,10 +16,11 @@ export interface Logger {
 }
 
 /**
- * Secrets the vault holds (issue 4: access token, refresh token, client secret), and the relay's kiosk key a manager
- * enters in the settings (relay README "Kiosk keys"): it opens the store's event stream, so it is kept like a token.
+ * Secrets the vault holds (issue 4: access token, refresh token, client secret), the relay's kiosk key a manager
+ * enters in the settings (relay README "Kiosk keys"): it opens the store's event stream, so it is kept like a token;
+ * and the manager PIN's pepper (issue 12, pin-pepper.ts): the key of the PIN hash, kept apart from the database.
  */
-export const SECRET_NAMES = ['access_token', 'refresh_token', 'client_secret', 'relay_key'] as const;
+export const SECRET_NAMES = ['access_token', 'refresh_token', 'client_secret', 'relay_key', 'pin_pepper'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 /**
@@ -53,12 +54,14 @@ export interface OrdersPort {
   refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<RefundOrderResponse>;
 }
 
-/** One order status update, from the relay (webhook data) or from a GET. */
+/**
+ * One order state from the platform itself: a GET (a reconcile, or the one a relay event triggers), a poll, the answer
+ * to the kiosk's own create, or the cashier's "check status" (`refresh`, which replaces whatever is stored). Never a
+ * relay event: issue 12, a webhook body is unsigned, so it is a wake-up call, never a fact.
+ */
 export interface OrderUpdate {
   order: Order;
-  /** data.version of the webhook, when the update came from one; GETs carry none. */
-  version: number | null;
-  source: 'relay' | 'poll' | 'get' | 'create';
+  source: 'poll' | 'get' | 'create' | 'refresh';
 }
 
 /**

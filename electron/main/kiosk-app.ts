@@ -9,6 +9,7 @@ import { CrashPolicy, watchRenderer } from './crash-recovery.ts';
 import { pickCustomerDisplay } from './customer-display.ts';
 import { registerKioskIpc, type KioskIpc } from './kiosk-ipc.ts';
 import { lockDownContents, lockDownSession } from './lockdown.ts';
+import { findRefusedSwitch } from './refused-switches.ts';
 import { openLogFile } from './log-file.ts';
 import { createReceiptPrinter } from './receipt-printer.ts';
 import { splitShellArgs } from './shell-args.ts';
@@ -68,6 +69,17 @@ export async function runKioskApp(electron: ElectronModule, deps: KioskAppDeps):
   electron.protocol.registerSchemesAsPrivileged(APP_SCHEME_PRIVILEGES);
   const { kioskArgs, windowed } = splitShellArgs(deps.argv, app.isPackaged);
   const parsed = deps.parseConfig(kioskArgs, deps.env);
+  // issue 12: an installed kiosk will not run with a debugger's or a sandbox-breaking switch (refused-switches.ts); it
+  // quits before any window opens or the core holds a token. The line goes to the log file when the data dir is known.
+  const refused = app.isPackaged ? findRefusedSwitch(deps.argv, deps.env) : null;
+  if (refused) {
+    const message = `refused to start: ${refused.name} is not allowed in the installed kiosk (it ${refused.why})`;
+    if (parsed.ok) {
+      const refusalLog = openLogFile(join(parsed.config.dataDir, 'logs'));
+      createLogger({ write: (line) => refusalLog.write(line) }).error(message, { refused: refused.name });
+    }
+    return fail(message, 2);
+  }
   if (!parsed.ok) return fail(parsed.message, 2);
   const config = parsed.config;
   // issue 6 "single-instance lock": a second launch (autostart plus a tap on the icon) focuses the running kiosk.
@@ -82,11 +94,14 @@ export async function runKioskApp(electron: ElectronModule, deps: KioskAppDeps):
   app.enableSandbox();
 
   const logFile = openLogFile(join(config.dataDir, 'logs'));
+  // Declared before the logger, which asks it for the secrets to redact on every line (issue 12).
+  let running: StartedKiosk | null = null;
   const logger = createLogger({
     write: (line) => {
       logFile.write(line);
       echo(line);
     },
+    secrets: () => running?.secrets() ?? [],
   });
   const production = app.isPackaged;
   app.on('web-contents-created', (_event, contents) => lockDownContents(contents, logger));
@@ -102,7 +117,6 @@ export async function runKioskApp(electron: ElectronModule, deps: KioskAppDeps):
   let cashier: BrowserWindow | null = null;
   let customer: BrowserWindow | null = null;
   let customerDisplayId: number | null = null;
-  let running: StartedKiosk | null = null;
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
@@ -144,7 +158,10 @@ export async function runKioskApp(electron: ElectronModule, deps: KioskAppDeps):
       },
     });
   } catch (error) {
-    return fail(`the kiosk could not start: ${error instanceof Error ? error.message : String(error)}`, 1);
+    // issue 12: the reason (a damaged database names its file and what to do) also goes to the log file.
+    const reason = error instanceof Error ? error.message : String(error);
+    logger.error('the kiosk could not start', { reason });
+    return fail(`the kiosk could not start: ${reason}`, 1);
   }
   if (running.warning) logger.warn(running.warning);
   ipc = registerKioskIpc({ ipcMain: electron.ipcMain, api: running.core.api, events: running.core.events, logger });

@@ -27,7 +27,8 @@ export interface ReceiptPrinterOptions {
 
 /**
  * What the receipt route (renderer/src/App.svelte) shows: `data-receipt-ready="true"` once the order is drawn and the
- * page is sized to it (a `@page { size: 80mm <h>mm }` rule in #receipt-page-size, renderer/src/lib/print.svelte.ts);
+ * page is sized to it (a `@page { size: 80mm <h>mm }` rule in a stylesheet adopted by the document, since the CSP
+ * refuses <style> elements: renderer/src/lib/print.svelte.ts);
  * `data-receipt-error` when the order is unknown. Fonts are awaited so the printout is not taken in a fallback face.
  * Answers 'waiting', 'error', or the receipt's length in millimetres (0 when the page names none).
  */
@@ -35,7 +36,8 @@ export const RECEIPT_READY_PROBE = `(async () => {
   if (document.querySelector('[data-receipt-error]')) return 'error';
   if (!document.querySelector('[data-receipt-ready="true"]')) return 'waiting';
   await document.fonts.ready;
-  const size = /size:\\s*80mm\\s+(\\d+(?:\\.\\d+)?)mm/.exec(document.getElementById('receipt-page-size')?.textContent ?? '');
+  const rules = [...document.adoptedStyleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText));
+  const size = /size:\\s*80mm\\s+(\\d+(?:\\.\\d+)?)mm/.exec(rules.join(' '));
   return size ? Number(size[1]) : 0;
 })()`;
 

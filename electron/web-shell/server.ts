@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -36,8 +37,9 @@ const MAX_BODY = 64 * 1024;
  * envelope. Every other method keeps the small limit.
  */
 const MAX_BODY_BY_METHOD: Partial<Record<KioskMethod, number>> = { importCatalog: 3_000_000 + 64 * 1024 };
+// issue 12: style-src without 'unsafe-inline', as in the Electron shell (electron/main/content-policy.ts says why it holds).
 const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -51,7 +53,8 @@ const PAGE_HEADERS = {
 export async function startWebShell(options: WebShellOptions): Promise<WebShell> {
   const secret = options.secret ?? randomBytes(24).toString('hex');
   const secretBuffer = Buffer.from(secret);
-  const streams = new Set<ServerResponse>();
+  /** Open event streams, each with what detaches it from the core's events. */
+  const streams = new Map<ServerResponse, () => void>();
   let origin = '';
   let hosts: string[] = [];
 
@@ -69,7 +72,12 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
+    const url = requestUrl(req.url, origin);
+    if (url === null) {
+      // Like a request Node cannot parse (answerClientError): answered, then the connection closes.
+      res.setHeader('connection', 'close');
+      return json(res, 400, { ok: false, error: { code: 'bad_path', message: 'The request target cannot be read.' } });
+    }
     if (!hosts.includes(String(req.headers.host ?? '').toLowerCase())) {
       return json(res, 421, { ok: false, error: { code: 'wrong_host', message: 'This server answers only to its own address.' } });
     }
@@ -112,7 +120,6 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   function openEventStream(res: ServerResponse): void {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 2000\n\n');
-    streams.add(res);
     const unsubscribe = options.events.subscribe((event) => {
       // Renderer events never carry secrets: they are built from KioskOrder, OutboxItem, Connectivity, SessionState.
       if (res.writableLength > 1024 * 1024) return res.destroy();
@@ -120,11 +127,15 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     });
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs ?? 15_000);
     heartbeat.unref();
-    res.on('close', () => {
+    // Detached at once when the shell closes: 'close' comes only once the socket is gone, and an event the core emits
+    // in between must not be written to an ended stream (ERR_STREAM_WRITE_AFTER_END).
+    const detach = () => {
       clearInterval(heartbeat);
       unsubscribe();
       streams.delete(res);
-    });
+    };
+    streams.set(res, detach);
+    res.on('close', detach);
   }
 
   async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
@@ -151,6 +162,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     res.end(content);
   }
 
+  server.on('clientError', answerClientError);
+
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
@@ -165,11 +178,48 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     secret,
     close: () =>
       new Promise<void>((resolveClose) => {
-        for (const stream of streams) stream.end();
+        for (const [stream, detach] of [...streams]) {
+          detach();
+          stream.end();
+        }
         server.closeAllConnections();
         server.close(() => resolveClose());
       }),
   };
+}
+
+/**
+ * The request target as a URL, or null when it cannot be one: only origin-form (`/path?query`) is taken, which is what
+ * a browser sends to a server that is not a proxy; anything else (`//host`, `http://[::1`, `*`) would otherwise make
+ * `new URL` throw or point elsewhere. issue 12: such a request gets 400, never 500.
+ */
+function requestUrl(target: string | undefined, origin: string): URL | null {
+  if (target === undefined || !target.startsWith('/') || target.startsWith('//')) return null;
+  try {
+    return new URL(target, origin);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * issue 12: a request Node's parser cannot read (a garbage request line, an invalid method, a malformed header) gets
+ * an answer, 400 (431 for headers too large, 408 for a request too slow), and the connection closes; never a reset
+ * without an answer. As Node's own default does, nothing is written on a socket that can no longer take it or whose
+ * response has already begun.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const response = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ ok: false, error: { code: 'invalid_input', message: 'The request could not be read.' } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

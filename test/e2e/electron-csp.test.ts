@@ -77,6 +77,7 @@ test('issue 6: under the Electron CSP, the renderer charges, gets paid and draws
     try {
       const response = await page.goto(`http://127.0.0.1:${port}/index.html#/sale`);
       assert.match(response?.headers()['content-security-policy'] ?? '', /default-src 'none'/, 'the page carries the shell\'s CSP');
+      assert.match(response?.headers()['content-security-policy'] ?? '', /style-src 'self';/, "issue 12: styles from the app's own files only, no 'unsafe-inline'");
       await page.getByTestId('training-badge').waitFor(WAIT);
       for (const key of ['1', '5', '0']) await page.getByTestId(`key-${key}`).click();
       await page.getByTestId('charge').click();
@@ -84,7 +85,8 @@ test('issue 6: under the Electron CSP, the renderer charges, gets paid and draws
       const orderId = await page.getByTestId('charge-view').getAttribute('data-order-id');
       await page.getByTestId('customer-pays').click();
       await page.getByTestId('paid').waitFor(WAIT);
-      // The receipt route, as the shell's hidden print window loads it: it sizes its page with a <style> element.
+      // The receipt route, as the shell's hidden print window loads it: it sizes its page with an @page rule in an
+      // adopted stylesheet (the CSSOM; a <style> element would be refused, issue 12).
       await page.evaluate((id) => {
         (globalThis as unknown as { location: { hash: string } }).location.hash = `#/receipt/${id}`;
       }, orderId);

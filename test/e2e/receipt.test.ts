@@ -27,7 +27,7 @@ async function paidOrderWithRefund(k: KioskBrowser): Promise<{ id: string; payme
   assert.ok(created.ok, 'the order is created');
   const paid = await k.core.api.simulatePayment({ id: created.value.id, outcome: 'approved' });
   assert.ok(paid.ok);
-  const refund = await k.core.api.refundOrder({ id: created.value.id, amount: '200.00', pin: PIN });
+  const refund = await k.core.api.refundOrder({ id: created.value.id, amount: '200.00', pin: PIN, requestId: 'receipt-refund-1' });
   assert.ok(refund.ok);
   assert.equal(refund.value.state, 'done', 'the partial refund reached the platform');
   const got = await k.core.api.getOrder({ id: created.value.id, refresh: true });
@@ -102,8 +102,8 @@ test('issue 6: Print receipt on the Paid screen opens the print dialog with only
         window.printed = [];
         window.print = () => {
           const area = document.querySelector('[data-print-area]');
-          const page = document.getElementById('receipt-page-size');
-          window.printed.push({ receipt: area ? area.textContent : '', pageCss: page ? page.textContent : '' });
+          const pageCss = [...document.adoptedStyleSheets].flatMap((sheet) => [...sheet.cssRules].map((rule) => rule.cssText)).join(' ');
+          window.printed.push({ receipt: area ? area.textContent : '', pageCss });
           real();
         };
       })();`,

@@ -156,9 +156,9 @@ test('issue 7: cancels and refunds under the same faults: each cancel applied, e
     if (!result.ok) assert.notEqual(result.error.code, 'internal', 'a refused cancel names why');
   }
   for (const order of toPay) {
-    const partial = await k.api.refundOrder({ id: order.id, amount: '5.00', pin: PIN });
+    const partial = await k.api.refundOrder({ id: order.id, amount: '5.00', pin: PIN, requestId: `partial-${order.id}` });
     assert.ok(partial.ok, `partial refund of ${order.id}: ${JSON.stringify(partial)}`);
-    const rest = await k.api.refundOrder({ id: order.id, pin: PIN });
+    const rest = await k.api.refundOrder({ id: order.id, pin: PIN, requestId: `rest-${order.id}` });
     assert.ok(rest.ok, `refund of the rest of ${order.id}: ${JSON.stringify(rest)}`);
   }
   await eventually('the outbox drains under faults', async () => {

@@ -1,7 +1,10 @@
 import type { Order } from '../../../shared/schemas/order.ts';
-import type { Clock, OrdersPort, Random } from '../ports.ts';
+import { orderWakeUpSchema } from '../../../shared/schemas/notification.ts';
+import type { Clock, Logger, OrdersPort, Random } from '../ports.ts';
+import { PlatformError } from '../platform/errors.ts';
+import { CoalescedCalls } from './coalesced-calls.ts';
 import { OrderPoller, type PollResult, type PollerStatus, type SetTimer } from './order-poller.ts';
-import { OrderTracker, type TrackedOrderStore, type WebhookOutcome } from './order-tracker.ts';
+import { OrderTracker, type TrackedOrderStore } from './order-tracker.ts';
 import { RelaySubscriber, type BackoffPolicy, type EventCursor, type RelayError, type RelayEvent, type RelayStatus } from './relay-subscriber.ts';
 
 export interface Connectivity {
@@ -21,10 +24,17 @@ export interface LiveStatusOptions {
   awaiting: () => string[];
   /** Ids of the stored orders that are not final: what a `reset` and the startup reconcile. */
   nonFinal: () => string[];
+  /**
+   * The seller this kiosk's token speaks for (the session's user_id); null while unknown. A platform answer about an
+   * order of another seller is never stored or shown (issue 12).
+   */
+  sellerId?: () => string | null;
   clock: Clock;
   random: Random;
   onChange: (order: Order) => void;
   onConnectivity?: (connectivity: Connectivity) => void;
+  /** Told why a relay event was dropped and why the relay connection failed; never given a secret. */
+  logger?: Logger;
   fetch?: typeof fetch;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   silenceMs?: number;
@@ -34,25 +44,54 @@ export interface LiveStatusOptions {
   setTimer?: SetTimer;
 }
 
+/** What became of a relay event handed to LiveStatus.handleEvent. */
+export type EventOutcome =
+  /** Not an order event, or no order id in it: ignored. */
+  | 'not_an_order'
+  /** An order this kiosk does not have: dropped and logged, never fetched or stored (issue 12). */
+  | 'unknown_order'
+  /** The platform's answer was newer than what the kiosk had: stored and shown. */
+  | 'applied'
+  /** The platform's answer changed nothing (a duplicate event, or one that announced something that did not happen). */
+  | 'unchanged'
+  /** The platform does not let this kiosk read the order (404, 401/403, another seller): dropped and logged. */
+  | 'unreadable'
+  /** The GET failed (offline, 5xx, 429): logged, and the poller GETs the order at every tick until the platform answers. */
+  | 'failed';
+
+const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
 /**
- * issue 4 "Live status", wired: relay events and GET results both go through one OrderTracker (newer wins), the
- * poller runs whenever the relay is not live, a `reset` reconciles every non-final order, and so does start().
+ * issue 4 "Live status" with issue 12's rule: the platform is the only source of truth. A relay event only makes the
+ * kiosk look sooner: it triggers a GET /v1/orders/{id} with the kiosk's own token at once, and only that answer is
+ * applied; nothing of the event's body (status, version, amounts, dates) is stored, shown or used for ordering. Every
+ * platform answer goes through one OrderTracker; the poller runs whenever the relay is not live, a `reset` reconciles
+ * every non-final order, and so does start(). GETs of one order are coalesced (CoalescedCalls), so a burst of events,
+ * forged or not, costs at most two GETs at a time per order.
  */
 export class LiveStatus {
   readonly tracker: OrderTracker;
   readonly poller: OrderPoller;
   readonly #options: LiveStatusOptions;
+  readonly #logger: Logger;
+  readonly #gets = new CoalescedCalls<Order>();
+  /** Orders whose event-triggered GET failed: the poller GETs them at every tick until the platform answers. */
+  readonly #recheck = new Set<string>();
+  /** Event handling in progress (the stream does not wait for it); stop() waits for it. */
+  readonly #handling = new Set<Promise<EventOutcome>>();
   #subscriber: RelaySubscriber | null;
   #running = false;
 
   constructor(options: LiveStatusOptions) {
     this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
     this.tracker = new OrderTracker(options.store, options.onChange);
     this.poller = new OrderPoller({
-      orders: options.orders,
+      orders: { get: (id) => this.#get(id) },
       awaiting: options.awaiting,
+      recheck: () => [...this.#recheck],
       relayLive: () => this.#subscriber?.status === 'live',
-      onOrder: (order, source) => void this.tracker.apply({ order, version: null, source }),
+      onOrder: (order, source) => void this.tracker.apply({ order, source }),
       clock: options.clock,
       onStatus: () => this.#report(),
       ...(options.pollIntervalMs !== undefined ? { intervalMs: options.pollIntervalMs } : {}),
@@ -92,9 +131,10 @@ export class LiveStatus {
           cursor: options.cursor,
           clock: options.clock,
           random: options.random,
-          onEvent: async (event) => {
-            await this.handleEvent(event);
-          },
+          logger: this.#logger,
+          // The stream does not wait for the GET: the next events are read meanwhile, so a burst about one order joins
+          // the GET in flight instead of queueing one GET each. A failed GET is kept in #recheck, not replayed.
+          onEvent: (event) => void this.#track(this.handleEvent(event)),
           onReset: () => this.#onReset(),
           onStatus: (status) => {
             // The moment the relay drops, look at once rather than at the next tick.
@@ -124,28 +164,79 @@ export class LiveStatus {
     return result;
   }
 
+  /** Stops polling and the stream, and resolves once every event being handled has been (nothing writes after). */
   async stop(): Promise<void> {
     this.#running = false;
     this.poller.stop();
     await this.#subscriber?.stop();
+    await Promise.allSettled([...this.#handling]);
   }
 
-  /** The cashier's "check status": GET the order now, whatever the relay says. */
-  async checkNow(orderId: string): Promise<PollResult> {
-    return this.poller.pollNow([orderId]);
+  /**
+   * The cashier's "check status" (issue 12: it always asks the platform and always wins): GETs the order now, whatever
+   * the relay said, and replaces the stored state with the answer. Resolves with the platform's order; rejects with the
+   * PlatformError of a GET that failed (nothing is changed then), or order_not_found for another seller's order. For an
+   * order the kiosk has: the caller checks (an order the kiosk does not know is never fetched into it).
+   */
+  async checkNow(orderId: string): Promise<Order> {
+    const order = await this.#get(orderId);
+    this.tracker.apply({ order, source: 'refresh' });
+    return order;
   }
 
-  /** What the subscriber does with each relay event; public so a test or a replay tool can feed one. */
-  async handleEvent(event: RelayEvent): Promise<WebhookOutcome> {
+  /**
+   * What the subscriber does with each relay event; public so a test or a replay tool can feed one. Only the order id
+   * is read from the event; an order the kiosk does not have is dropped without a GET; otherwise the platform's answer
+   * is applied. Never rejects.
+   */
+  async handleEvent(event: RelayEvent): Promise<EventOutcome> {
     if (!event.type.startsWith('order.')) return 'not_an_order';
-    const outcome = this.tracker.applyWebhook(event.data);
-    if (outcome === 'needs_fetch') {
-      // Not an order this kiosk stored (or not one the webhook can complete): the GET is the whole truth. A failure is
-      // not retried here: the order is unknown to this kiosk, so no screen waits on it, and the stream must go on.
-      const id = (event.data as { data?: { id?: unknown } }).data?.id;
-      if (typeof id === 'string') await this.poller.reconcile([id]);
+    const parsed = orderWakeUpSchema.safeParse(event.data);
+    if (!parsed.success) return 'not_an_order';
+    const id = parsed.data.data.id;
+    try {
+      if (!this.#options.store.load(id)) {
+        this.#logger.warn('relay event about an order this kiosk does not have: dropped', { order: id, event: event.id, type: event.type });
+        return 'unknown_order';
+      }
+      const order = await this.#get(id);
+      return this.tracker.apply({ order, source: 'get' }) ? 'applied' : 'unchanged';
+    } catch (error) {
+      const code = codeOf(error);
+      if (isUnreadable(error)) {
+        this.#logger.warn('relay event about an order the platform does not let this kiosk read: dropped', { order: id, event: event.id, code });
+        return 'unreadable';
+      }
+      this.#recheck.add(id);
+      this.#logger.warn('the GET a relay event triggered failed; polling the order until the platform answers', { order: id, event: event.id, code });
+      return 'failed';
     }
-    return outcome;
+  }
+
+  /**
+   * Every GET of this module: coalesced per order, checked to be this seller's order, and kept out of #recheck once
+   * the platform answered (an answer, or a refusal that will not change).
+   */
+  async #get(id: string): Promise<Order> {
+    try {
+      const order = await this.#gets.run(id, () => this.#options.orders.get(id));
+      const seller = this.#options.sellerId?.() ?? null;
+      if (seller !== null && order.user_id !== seller) {
+        this.#logger.warn("the platform answered with another seller's order: not stored", { order: id });
+        // The same answer the platform gives for an order this token cannot read.
+        throw new PlatformError(404, 'order_not_found', `Order ${id} does not belong to this kiosk's account.`);
+      }
+      this.#recheck.delete(id);
+      return order;
+    } catch (error) {
+      if (isUnreadable(error)) this.#recheck.delete(id);
+      throw error;
+    }
+  }
+
+  #track(handling: Promise<EventOutcome>): void {
+    this.#handling.add(handling);
+    void handling.finally(() => this.#handling.delete(handling));
   }
 
   async #onReset(): Promise<void> {
@@ -160,4 +251,13 @@ export class LiveStatus {
   #report(): void {
     this.#options.onConnectivity?.(this.connectivity);
   }
+}
+
+/** A refusal that another try will not change: the token cannot read the order (404, 401/403, not connected, ...). */
+function isUnreadable(error: unknown): boolean {
+  return error instanceof PlatformError && !error.retryable;
+}
+
+function codeOf(error: unknown): string {
+  return error instanceof PlatformError ? error.code : error instanceof Error ? error.name : 'unknown';
 }

@@ -30,8 +30,13 @@ export interface OrderPollerOptions {
   orders: Pick<OrdersPort, 'get'>;
   /** Ids of the orders awaiting payment (status created), read at every tick. */
   awaiting: () => string[];
-  /** Whether the relay stream is live right now; the poller only polls when it is not. */
+  /** Whether the relay stream is live right now; the poller only polls the orders awaiting payment when it is not. */
   relayLive: () => boolean;
+  /**
+   * Ids to GET at every tick, whether or not the relay is live, until they are gone from this list: the orders whose
+   * event-triggered GET failed (issue 12: the event moved the cursor, so the wake-up is kept here instead). Default none.
+   */
+  recheck?: () => string[];
   /** Every order a GET returned; the caller hands it to the tracker, which drops what is not newer. */
   onOrder: (order: Order, source: 'poll' | 'get') => void;
   /** issue 4: "about every 2 s". */
@@ -113,10 +118,11 @@ export class OrderPoller {
     if (generation !== this.#generation) return;
     // The next tick is scheduled only when this one ended: a slow platform never piles up GETs.
     try {
+      const recheck = this.#safeIds(this.#options.recheck);
+      if (!this.#relayLive()) await this.#fetchAll([...new Set([...this.#safeAwaiting(), ...recheck])], 'poll');
+      else if (recheck.length > 0) await this.#fetchAll(recheck, 'get');
       // Standing by is reported once, not every tick (it would flood the renderer's event stream).
-      if (this.#relayLive()) {
-        if (this.#reportedMode !== 'standby') this.#report();
-      } else await this.#fetchAll(this.#safeAwaiting(), 'poll');
+      else if (this.#reportedMode !== 'standby') this.#report();
     } finally {
       if (generation === this.#generation) this.#schedule(this.#intervalMs);
     }
@@ -131,8 +137,12 @@ export class OrderPoller {
   }
 
   #safeAwaiting(): string[] {
+    return this.#safeIds(this.#options.awaiting);
+  }
+
+  #safeIds(read: (() => string[]) | undefined): string[] {
     try {
-      return [...new Set(this.#options.awaiting())];
+      return [...new Set(read?.() ?? [])];
     } catch {
       return [];
     }

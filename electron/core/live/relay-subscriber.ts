@@ -1,5 +1,5 @@
-import type { Clock, Random } from '../ports.ts';
-import { readSse } from './sse-reader.ts';
+import type { Clock, Logger, Random } from '../ports.ts';
+import { SseLimitError, SseParser, readSse, type SseLimits } from './sse-reader.ts';
 
 export type RelayStatus = 'live' | 'connecting' | 'offline';
 
@@ -27,7 +27,12 @@ export type RelayErrorCode =
   /** Nothing, not even a heartbeat, arrived within silenceMs: the connection was presumed dead and dropped. */
   | 'silence'
   /** onEvent or onReset threw: the connection was dropped so the event is replayed from the cursor. */
-  | 'handler_failed';
+  | 'handler_failed'
+  /**
+   * The stream sent a line or an event larger than the reader's limits (issue 12: a hostile or broken relay must not
+   * fill the kiosk's memory): the connection was dropped, and the next one waits out the backoff.
+   */
+  | 'oversized';
 
 export interface RelayError {
   code: RelayErrorCode;
@@ -67,6 +72,10 @@ export interface RelaySubscriberOptions {
   backoff?: BackoffPolicy;
   /** Delay before trying a refused key again: slow, so a wrong key is no hot loop. Default 60 s. */
   unauthorizedRetryMs?: number;
+  /** The event stream reader's limits (default DEFAULT_SSE_LIMITS: 64 Ki per line and per event). */
+  sseLimits?: Partial<SseLimits>;
+  /** Told why a connection failed, once per kind of failure in a row (never the key). */
+  logger?: Logger;
 }
 
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1000, maxMs: 30_000 };
@@ -109,6 +118,8 @@ export class RelaySubscriber {
   #status: RelayStatus = 'offline';
   #lastError: RelayError | null = null;
   #retryHintMs: number | null = null;
+  /** The code last logged: a relay that stays down is one log line, not one per reconnect. */
+  #loggedCode: RelayErrorCode | null = null;
   #running: Promise<void> | null = null;
   #stop: AbortController | null = null;
 
@@ -154,7 +165,8 @@ export class RelaySubscriber {
       this.#setStatus('connecting');
       const outcome = await this.#connect(stopped);
       if (stopped.aborted) return;
-      if (outcome.receivedBytes) attempt = 0;
+      // A stream that delivered is a healthy relay: start the backoff over. One that had to be cut for its size is not.
+      if (outcome.receivedBytes && this.#lastError?.code !== 'oversized') attempt = 0;
       this.#setStatus('offline');
       const delay =
         outcome.unauthorized
@@ -209,10 +221,11 @@ export class RelaySubscriber {
         if (!receivedBytes) {
           receivedBytes = true;
           this.#lastError = null;
+          this.#loggedCode = null;
           this.#setStatus('live');
         }
       };
-      for await (const item of readSse(response.body, onBytes)) {
+      for await (const item of readSse(response.body, onBytes, new SseParser(this.#options.sseLimits))) {
         if (item.kind === 'retry') this.#retryHintMs = item.ms;
         else if (item.kind === 'id') {
           // A block with an id and no data moves the resume point without an event to handle.
@@ -232,6 +245,7 @@ export class RelaySubscriber {
     } catch (error) {
       if (stopped.aborted) return { receivedBytes, unauthorized };
       if (silent) this.#fail('silence', `Nothing arrived from the relay for ${this.#silenceMs} ms; reconnecting.`);
+      else if (error instanceof SseLimitError) this.#fail('oversized', `The relay sent ${error.message}; the connection was dropped.`);
       else this.#fail('network', `The relay could not be reached: ${describe(error)}.`);
     } finally {
       clearTimeout(watchdog);
@@ -255,6 +269,11 @@ export class RelaySubscriber {
 
   #fail(code: RelayErrorCode, message: string, status?: number): void {
     this.#lastError = { code, message, ...(status !== undefined ? { status } : {}), at: this.#options.clock.now() };
+    if (code !== this.#loggedCode) {
+      this.#loggedCode = code;
+      // The message names the relay's answer or the local error, never the key.
+      this.#options.logger?.warn('relay connection failed', { code, reason: message, ...(status !== undefined ? { status } : {}) });
+    }
   }
 
   #setStatus(status: RelayStatus): void {

@@ -32,27 +32,89 @@ export interface SseComment {
 export type SseItem = SseEvent | SseIdOnly | SseRetry | SseComment;
 
 /**
+ * What the parser holds at most (issue 12: memory stays flat against a hostile relay). Lengths are in UTF-16 code
+ * units, as JavaScript counts a string. A relay event is a notification of about a kilobyte: 64 Ki is ample.
+ */
+export interface SseLimits {
+  /** The longest line (field name, colon and value), complete or still waiting for its line break. */
+  maxLineLength: number;
+  /** The largest event: its data lines joined, one LF between them. */
+  maxEventSize: number;
+}
+
+export const DEFAULT_SSE_LIMITS: SseLimits = { maxLineLength: 64 * 1024, maxEventSize: 64 * 1024 };
+
+/** The stream broke a limit of SseLimits: the reader stops and the caller drops the connection. */
+export class SseLimitError extends Error {
+  constructor(
+    readonly limit: 'line' | 'event',
+    readonly max: number,
+  ) {
+    super(limit === 'line' ? `a line longer than ${max} characters` : `an event with more than ${max} characters of data`);
+    this.name = 'SseLimitError';
+  }
+}
+
+/**
  * Incremental parser: feed decoded text in chunks of any size (a line, a CRLF pair or a character may be split across
  * chunks), get the items each chunk completed. An event is dispatched only at a blank line; whatever is pending when
  * the stream ends is discarded, as the spec says.
+ *
+ * Bounded (issue 12): push() throws SseLimitError as soon as a line or an event outgrows its limit, so what it holds
+ * between calls (bufferedLength: the unfinished line and the undispatched data) never exceeds maxLineLength +
+ * maxEventSize, whatever the stream sends: an endless line, or endless data lines without the blank line that would
+ * dispatch them (the event type and last id it also keeps are single lines, so within maxLineLength each). A chunk is
+ * taken in slices of at most maxLineLength, so even one huge chunk is never copied into the buffer whole.
  */
 export class SseParser {
+  readonly #limits: SseLimits;
   #buffer = '';
   #started = false;
   /** A chunk ended with CR: if the next one starts with LF, that LF belongs to the same line break. */
   #pendingCr = false;
   #data: string[] = [];
+  /** The length of #data joined with LF between lines (what the event's data will be). */
+  #dataSize = 0;
   #hasData = false;
   #eventType = '';
   #lastEventId = '';
   #idChanged = false;
+
+  constructor(limits: Partial<SseLimits> = {}) {
+    this.#limits = { ...DEFAULT_SSE_LIMITS, ...limits };
+  }
 
   /** The last event ID buffer: what a reconnect sends as Last-Event-ID. */
   get lastEventId(): string {
     return this.#lastEventId;
   }
 
+  /** What the parser holds between calls: the unfinished line and the data of the undispatched event. */
+  get bufferedLength(): number {
+    return this.#buffer.length + this.#dataSize;
+  }
+
+  /**
+   * Parses the next chunk. Throws SseLimitError when the stream breaks a limit; the parser then lets go of everything
+   * it held (the stream is to be dropped, and its pending text must not stay in memory with it).
+   */
   push(chunk: string): SseItem[] {
+    try {
+      const slice = this.#limits.maxLineLength;
+      if (chunk.length <= slice) return this.#push(chunk);
+      const items: SseItem[] = [];
+      for (let i = 0; i < chunk.length; i += slice) items.push(...this.#push(chunk.slice(i, i + slice)));
+      return items;
+    } catch (error) {
+      this.#buffer = '';
+      this.#data = [];
+      this.#dataSize = 0;
+      this.#hasData = false;
+      throw error;
+    }
+  }
+
+  #push(chunk: string): SseItem[] {
     let text = chunk;
     if (!this.#started && text.length > 0) {
       this.#started = true;
@@ -86,10 +148,12 @@ export class SseParser {
         end = lf;
         next = lf + 1;
       }
+      if (end - start > this.#limits.maxLineLength) throw new SseLimitError('line', this.#limits.maxLineLength);
       this.#line(this.#buffer.slice(start, end), items);
       start = next;
     }
     this.#buffer = this.#buffer.slice(start);
+    if (this.#buffer.length > this.#limits.maxLineLength) throw new SseLimitError('line', this.#limits.maxLineLength);
     return items;
   }
 
@@ -110,6 +174,8 @@ export class SseParser {
         this.#eventType = value;
         break;
       case 'data':
+        this.#dataSize += (this.#hasData ? 1 : 0) + value.length;
+        if (this.#dataSize > this.#limits.maxEventSize) throw new SseLimitError('event', this.#limits.maxEventSize);
         this.#data.push(value);
         this.#hasData = true;
         break;
@@ -140,6 +206,7 @@ export class SseParser {
     }
     items.push({ kind: 'event', id: this.#lastEventId, type: this.#eventType === '' ? 'message' : this.#eventType, data: this.#data.join('\n') });
     this.#data = [];
+    this.#dataSize = 0;
     this.#hasData = false;
     this.#eventType = '';
   }
@@ -152,12 +219,16 @@ function stripOneSpace(value: string): string {
 /**
  * Reads an event stream body (a fetch Response's ReadableStream) to its end, yielding items as they complete.
  * `onBytes` is told of every chunk received, heartbeats included, before it is parsed: a liveness watchdog hangs on it.
- * Rejects with the stream's error (an abort, a dropped connection).
+ * Rejects with the stream's error (an abort, a dropped connection), or with SseLimitError when the stream breaks the
+ * parser's limits; either way the body is cancelled. `parser` is for tests that watch what it holds.
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, onBytes?: (byteLength: number) => void): AsyncGenerator<SseItem, void, undefined> {
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  onBytes?: (byteLength: number) => void,
+  parser: SseParser = new SseParser(),
+): AsyncGenerator<SseItem, void, undefined> {
   // The BOM is the parser's to strip (exactly one, at the start), so the decoder must leave it in.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const parser = new SseParser();
   const reader = body.getReader();
   try {
     for (;;) {

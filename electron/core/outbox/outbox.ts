@@ -9,7 +9,7 @@ import type { AuditLog } from '../store/audit-log.ts';
 import { checkRefund } from './refund-rules.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import { orderSchema, type Order, type RefundOrderRequest, type RefundOrderResponse } from '../../../shared/schemas/order.ts';
-import { formatAmount, parseAmount } from '../../../shared/money.ts';
+import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 
 /**
  * How long an item the platform could not take yet waits before its next try: capped exponential backoff with full
@@ -65,6 +65,18 @@ export function classifySendError(error: unknown): SendOutcome {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'failed', error: { code: 'internal_error', message: `The kiosk could not read the platform's answer: ${message.slice(0, 200)}` }, certainlyNotApplied: false };
+}
+
+/** A partial refund's amount as recorded (canonical decimal string); null for a full refund. */
+function refundAmount(amountMinor: number | null, currency: Currency): string | null {
+  return amountMinor === null ? null : formatAmount(amountMinor, currency);
+}
+
+function conflict(): OutboxRefusedError {
+  return new OutboxRefusedError(
+    'refund_request_conflict',
+    'This refund request was already recorded for another sale or amount; nothing new was sent. Close the refund, check the sale, and start a new refund if one is still needed.',
+  );
 }
 
 /** A refund or cancel the kiosk refuses before recording it (issue 4 local checks), with a code the UI explains. */
@@ -129,14 +141,25 @@ export class Outbox {
    * and makes a first send attempt. Refuses with OutboxRefusedError (invalid_amount, order_unknown, or a code of
    * checkRefund) before writing anything. Resolves with the item as it stands after that attempt: done, failed with the
    * platform's code, or queued (offline, or behind an older item of the same order).
+   *
+   * `requestId` (issue 12): the screen's id for this one intended refund. When it is already recorded (a repeated tap,
+   * a retry after a lost answer, after a restart) this resolves with that same item, once any send of it in flight has
+   * its answer, and sends nothing new; the same id for another order or amount is refused (refund_request_conflict).
+   * Without one (tests, tools) every call is a new refund.
    */
-  async enqueueRefund(orderId: string, amountMinor: number | null, actor: string): Promise<OutboxItem> {
+  async enqueueRefund(orderId: string, amountMinor: number | null, actor: string, options: { requestId?: string } = {}): Promise<OutboxItem> {
     if (amountMinor !== null && (!Number.isSafeInteger(amountMinor) || amountMinor <= 0)) {
       throw new OutboxRefusedError('invalid_amount', 'A refund amount must be greater than zero.');
     }
+    const requestId = options.requestId ?? null;
     const judge = (stored: StoredOrder) =>
       checkRefund({ order: stored.order, paidAt: stored.paidAt, requestedMinor: amountMinor, queued: this.list(), now: this.#o.clock.now() });
     let stored = await this.#known(orderId);
+    if (requestId !== null) {
+      // Before the checks: they would count this very refund as already queued (or done) and refuse its repeat.
+      const earlier = this.#sameRequest(requestId, orderId, refundAmount(amountMinor, stored.order.currency));
+      if (earlier) return this.#settled(earlier.id);
+    }
     let verdict = judge(stored);
     if (!verdict.ok) {
       // The stored state may be stale (a webhook missed): refuse only on the freshest state the platform can give now.
@@ -156,18 +179,46 @@ export class Outbox {
       // seed 4.6: a partial refund names the payment transaction; stored with the item so every retry sends the same body.
       request = { transactions: [{ id: payment.id, amount }] };
     }
-    const operation = this.#o.db.transaction(() => {
-      const op = this.#o.ops.record('refund', orderId, request, amount);
+    const recorded = this.#o.db.transaction(() => {
+      // The same request may have been recorded while this call waited for the platform (a double tap): it wins.
+      const earlier = requestId === null ? null : this.#sameRequest(requestId, orderId, refundAmount(amountMinor, order.currency));
+      if (earlier) return { op: earlier, fresh: false };
+      const op = this.#o.ops.record('refund', orderId, request, amount, requestId);
       this.#o.audit.append({
         actor,
         action: 'refund.requested',
         subject: orderId,
-        detail: { item: op.id, amount: amount ?? 'full', refund: formatAmount(verdict.refundMinor, order.currency), currency: order.currency },
+        detail: {
+          item: op.id,
+          amount: amount ?? 'full',
+          refund: formatAmount(verdict.refundMinor, order.currency),
+          currency: order.currency,
+          ...(requestId !== null ? { request: requestId } : {}),
+        },
       });
-      return op;
+      return { op, fresh: true };
     })();
+    if (!recorded.fresh) return this.#settled(recorded.op.id);
     this.#changed();
-    return this.#attempt(operation.id);
+    return this.#attempt(recorded.op.id);
+  }
+
+  /**
+   * The refund already recorded for `requestId`, when it is this same refund (order, and amount as a decimal string or
+   * null for a full one); null when the request is new. Throws OutboxRefusedError refund_request_conflict when the id
+   * was recorded for another order or amount: a screen reusing an id for a different refund is a bug, never a refund.
+   */
+  #sameRequest(requestId: string, orderId: string, amount: string | null): Operation | null {
+    const earlier = this.#o.ops.byRequestId(requestId);
+    if (!earlier) return null;
+    if (earlier.kind !== 'refund' || earlier.orderId !== orderId || earlier.amount !== amount) throw conflict();
+    return earlier;
+  }
+
+  /** The item as it stands once a send of it in flight (if any) has its answer recorded; starts nothing. */
+  async #settled(id: string): Promise<OutboxItem> {
+    await this.#inFlight.get(id)?.done;
+    return toOutboxItem(this.#o.ops.require(id));
   }
 
   /**

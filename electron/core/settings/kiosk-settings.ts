@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COUNTRY_CODES, type CountryCode, type KioskInput } from '../../../shared/kiosk-api.ts';
 import { QR_MODES } from '../../../shared/schemas/order.ts';
+import { isLoopbackHostname } from '../../../shared/loopback.ts';
 
 export const LANGUAGES = ['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -59,12 +60,32 @@ export function effectiveSettings(stored: StoredSettings, launch: LaunchDefaults
 }
 
 /**
+ * Why a relay URL cannot be used, as the end of a sentence ("The relay URL ..."), or null when it can. issue 12: the
+ * kiosk key goes to the relay on every connection, so the URL must be https:// except on this machine (loopback, the
+ * same rule as the platform URL's, launch/kiosk-config.ts).
+ */
+export function relayUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'is not a URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must start with https:// (not ${url.protocol}//)`;
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
+    return 'must start with https://: the kiosk key would cross the network in clear (plain http:// only for this machine: localhost, 127.x.x.x, [::1])';
+  }
+  return null;
+}
+
+/**
  * The relay the kiosk subscribes to: the URL in force with the key the manager saved, or else the launch's key, but
  * only for the launch's own relay URL (a key is never sent to a relay it was not issued by). Null when either is
- * missing: the poller then does all the work.
+ * missing, and for a URL relayUrlProblem refuses (one stored before the rule: the key is never sent in clear): the
+ * poller then does all the work.
  */
 export function effectiveRelay(settings: EffectiveSettings, savedKey: string | null, launch: LaunchDefaults): { url: string; key: string } | null {
-  if (!settings.relayUrl) return null;
+  if (!settings.relayUrl || relayUrlProblem(settings.relayUrl) !== null) return null;
   const key = savedKey ?? (launch.relay && sameUrl(launch.relay.url, settings.relayUrl) ? launch.relay.key : null);
   return key ? { url: settings.relayUrl, key } : null;
 }

@@ -1,4 +1,6 @@
+import { renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import Database from 'better-sqlite3';
+import { ensurePrivateFile, tightenFiles } from '../private-files.ts';
 
 /**
  * The kiosk's local store (issue 4): one SQLite file in WAL mode, numbered migrations (style guide 11), STRICT tables.
@@ -72,37 +74,154 @@ const MIGRATIONS: string[] = [
    CREATE INDEX catalog_title ON catalog (title);
    UPDATE settings SET value = json_remove(value, '$.relayUrl', '$.countryCode')
      WHERE key = 'kiosk_settings' AND json_valid(value) AND json_type(value) = 'object';`,
+  // 4: the screen's request id of a refund (issue 12: a repeated tap of the same request is one refund): one request,
+  // one operation, both unique. A table of its own rather than a column of operations: only refunds from the screen
+  // have one, and IF NOT EXISTS keeps the step safe to run again on a file whose version was wound back.
+  `CREATE TABLE IF NOT EXISTS refund_requests (
+     request_id TEXT PRIMARY KEY,
+     operation_id TEXT NOT NULL UNIQUE REFERENCES operations (id)
+   ) STRICT;`,
 ];
 
 export class KioskStoreError extends Error {}
 
+/**
+ * issue 12: the kiosk database is there but cannot be trusted (empty, not a database, failing its integrity check, or
+ * its main file gone while its write-ahead log remains). The kiosk refuses to start on it rather than replace it with an
+ * empty one, which would hide its orders and the refunds and cancels queued in its outbox. The message is one line that
+ * names the file and says what to do.
+ */
+export class DamagedDatabaseError extends KioskStoreError {
+  constructor(
+    readonly file: string,
+    reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `The kiosk database ${file} is damaged (${reason}), so the kiosk will not start on it: an empty one would hide its ` +
+        `orders and queued refunds. Restore it from a backup, or move it aside to start afresh: ` +
+        `mv "${file}" "${file}.damaged" (and "${file}-wal" and "${file}-shm" with it, when they are there).`,
+      options,
+    );
+  }
+}
+
+/**
+ * Opens the kiosk database, creating it on first use, and brings its schema up to date.
+ *
+ * Files (issue 12 "data at rest"): the database is made 0600 before SQLite opens it. SQLite's unix VFS creates the -wal
+ * and -shm files (and a -journal) with the permission bits of the main file, whatever the umask (os_unix.c,
+ * findCreateFileMode), so they are 0600 too, also when a checkpoint deletes and a later write re-creates them; -wal and
+ * -shm left by an older version with looser modes are tightened after the open.
+ *
+ * Damage (issue 12): a missing file is created, complete, under a temporary name and renamed into place, so the kiosk
+ * never leaves a 0-byte kiosk.sqlite behind; an existing 0-byte file therefore means the data was lost (SQLite would
+ * open it as a valid empty database). That, a file that is not a SQLite database, one that fails `PRAGMA quick_check`,
+ * and a -wal file without its main file throw DamagedDatabaseError. Any other failure throws KioskStoreError.
+ */
 export function openKioskDatabase(file: string): Database.Database {
-  let db: Database.Database;
-  try {
-    db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    // FULL: an outbox item written before a send must survive power loss, not just a crash.
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('foreign_keys = ON');
-  } catch (error) {
-    throw new KioskStoreError(`cannot open the kiosk database ${file}: ${(error as Error).message}`);
+  const info = statOrThrow(file);
+  if (info === null) {
+    if (statOrThrow(`${file}-wal`) !== null) throw new DamagedDatabaseError(file, `the file is missing but its write-ahead log ${file}-wal is there`);
+    createDatabase(file);
+  } else if (!info.isFile()) {
+    throw new KioskStoreError(`the kiosk database ${file} is not a file`);
+  } else if (info.size === 0) {
+    throw new DamagedDatabaseError(file, 'it is empty, 0 bytes; the kiosk never leaves it so');
   }
   try {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > MIGRATIONS.length) {
-      throw new KioskStoreError(`the kiosk database ${file} is from a newer version of the app (schema ${version}); update the app`);
-    }
-    for (let v = version; v < MIGRATIONS.length; v += 1) {
-      db.transaction(() => {
-        db.exec(MIGRATIONS[v] as string);
-        db.pragma(`user_version = ${v + 1}`);
-      })();
-    }
+    ensurePrivateFile(file);
+  } catch (error) {
+    throw new KioskStoreError((error as Error).message, { cause: error });
+  }
+  const db = openAndCheck(file);
+  try {
+    tightenFiles(`${file}-wal`, `${file}-shm`);
+  } catch (error) {
+    db.close();
+    throw new KioskStoreError((error as Error).message, { cause: error });
+  }
+  try {
+    migrate(db, file);
   } catch (error) {
     db.close();
     if (error instanceof KioskStoreError) throw error;
     throw new KioskStoreError(`the kiosk database ${file} cannot be used (${(error as Error).message}); move it away to start fresh`);
   }
   return db;
+}
+
+/** A new database, complete with its schema, at `file`: built as `file`.new and renamed, so it appears all at once. */
+function createDatabase(file: string): void {
+  const temporary = `${file}.new`;
+  try {
+    // Left by a start that stopped half way: it never held data. A -shm without its database and -wal is only an index.
+    for (const leftover of [temporary, `${temporary}-wal`, `${temporary}-shm`, `${temporary}-journal`, `${file}-shm`]) rmSync(leftover, { force: true });
+    ensurePrivateFile(temporary);
+    const db = new Database(temporary);
+    try {
+      configure(db);
+      migrate(db, temporary);
+    } finally {
+      // Closing the last connection checkpoints the WAL into the file and deletes -wal and -shm.
+      db.close();
+    }
+    renameSync(temporary, file);
+  } catch (error) {
+    if (error instanceof KioskStoreError) throw error;
+    throw new KioskStoreError(`cannot create the kiosk database ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function openAndCheck(file: string): Database.Database {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(file);
+    // The first statement reads the header: a file that is not a database fails here (SQLITE_NOTADB).
+    configure(db);
+    const problems = (db.pragma('quick_check') as Array<{ quick_check: string }>).map((row) => row.quick_check).filter((text) => text !== 'ok');
+    if (problems.length > 0) throw new DamagedDatabaseError(file, `its integrity check failed: ${oneLine(problems.slice(0, 3).join('; '))}`);
+    return db;
+  } catch (error) {
+    db?.close();
+    if (error instanceof KioskStoreError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_NOTADB') throw new DamagedDatabaseError(file, 'it is not a SQLite database', { cause: error });
+    if (code === 'SQLITE_CORRUPT') throw new DamagedDatabaseError(file, oneLine((error as Error).message), { cause: error });
+    throw new KioskStoreError(`cannot open the kiosk database ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function configure(db: Database.Database): void {
+  db.pragma('journal_mode = WAL');
+  // FULL: an outbox item written before a send must survive power loss, not just a crash.
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+}
+
+function migrate(db: Database.Database, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new KioskStoreError(`the kiosk database ${file} is from a newer version of the app (schema ${version}); update the app`);
+  }
+  for (let v = version; v < MIGRATIONS.length; v += 1) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v] as string);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+function statOrThrow(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    throw new KioskStoreError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

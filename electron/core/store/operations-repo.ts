@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
 import { DamagedRowError } from './orders-repo.ts';
 import type { Clock } from '../ports.ts';
-import type { OutboxItem } from '../../../shared/kiosk-api.ts';
-import { createOrderRequestSchema, refundOrderRequestSchema, type CreateOrderRequest, type RefundOrderRequest } from '../../../shared/schemas/order.ts';
+import { REFUND_REQUEST_ID_PATTERN, type OutboxItem } from '../../../shared/kiosk-api.ts';
+import { createOrderRequestSchema, refundOrderRequestSchema, refundOrderResponseSchema, type CreateOrderRequest, type RefundOrderRequest } from '../../../shared/schemas/order.ts';
 import { decimalString, ORDER_ID_PATTERN } from '../../../shared/schemas/common.ts';
 
 export const OPERATION_KINDS = ['create', 'cancel', 'refund'] as const;
@@ -77,7 +77,9 @@ export class OperationsRepo {
   readonly #db: Database.Database;
   readonly #clock: Clock;
   readonly #insert: Database.Statement;
+  readonly #insertRequest: Database.Statement;
   readonly #byId: Database.Statement;
+  readonly #byRequest: Database.Statement;
   readonly #pendingOutbox: Database.Statement;
   readonly #listOutbox: Database.Statement;
   readonly #pendingCreates: Database.Statement;
@@ -97,7 +99,9 @@ export class OperationsRepo {
       `INSERT INTO operations (id, idempotency_key, kind, order_id, request, amount, state, attempts, created_at, updated_at, next_attempt_at)
        VALUES (@id, @key, @kind, @order_id, @request, @amount, 'queued', 0, @now, @now, @now)`,
     );
+    this.#insertRequest = db.prepare('INSERT INTO refund_requests (request_id, operation_id) VALUES (?, ?)');
     this.#byId = db.prepare('SELECT * FROM operations WHERE id = ?');
+    this.#byRequest = db.prepare('SELECT operations.* FROM refund_requests JOIN operations ON operations.id = refund_requests.operation_id WHERE request_id = ?');
     this.#pendingOutbox = db.prepare(
       `SELECT * FROM operations WHERE kind IN ${OUTBOX_KINDS} AND state IN ('queued', 'sending') ORDER BY created_at, rowid`,
     );
@@ -139,13 +143,27 @@ export class OperationsRepo {
 
   /**
    * Records one logical write with a fresh idempotency key (crypto.randomUUID), in one transaction, before any send.
+   * A refund may carry the screen's `requestId` (issue 12), recorded with it in that transaction: byRequestId finds it.
    * Throws KioskStoreError when the request does not fit the kind (a create needs a valid create body; a cancel takes
-   * none; a refund none or a partial body) or the order id / amount is malformed.
+   * none; a refund none or a partial body), the order id / amount / request id is malformed, or the request id is
+   * already recorded (the caller looks it up first: one request, one operation).
    */
-  record<K extends OperationKind>(kind: K, orderId: string | null, request: OperationRequest<K>, amount: string | null): Extract<Operation, { kind: K }> {
+  record<K extends OperationKind>(
+    kind: K,
+    orderId: string | null,
+    request: OperationRequest<K>,
+    amount: string | null,
+    requestId: string | null = null,
+  ): Extract<Operation, { kind: K }> {
     checkRequest(kind, orderId, request, amount);
+    if (requestId !== null && (kind !== 'refund' || !REFUND_REQUEST_ID_PATTERN.test(requestId))) {
+      throw new KioskStoreError(`refusing to record a ${kind} operation: request id ${requestId.slice(0, 64)} (only a refund takes one: 8 to 64 letters, digits or -)`);
+    }
     const id = randomUUID();
     this.#db.transaction(() => {
+      if (requestId !== null && this.#byRequest.get(requestId) !== undefined) {
+        throw new KioskStoreError(`refusing to record a ${kind} operation: request id ${requestId} is already recorded`);
+      }
       this.#insert.run({
         id,
         key: randomUUID(),
@@ -155,12 +173,19 @@ export class OperationsRepo {
         amount,
         now: this.#clock.now(),
       });
+      if (requestId !== null) this.#insertRequest.run(requestId, id);
     })();
     return this.require(id) as Extract<Operation, { kind: K }>;
   }
 
   get(id: string): Operation | null {
     const row = this.#byId.get(id);
+    return row === undefined ? null : readRow(row);
+  }
+
+  /** The refund recorded for the screen's request id (issue 12), or null when that request was never recorded. */
+  byRequestId(requestId: string): Operation | null {
+    const row = this.#byRequest.get(requestId);
     return row === undefined ? null : readRow(row);
   }
 
@@ -273,7 +298,14 @@ export function toOutboxItem(operation: Operation): OutboxItem {
     attempts: operation.attempts,
     createdAt: new Date(operation.createdAt).toISOString(),
     lastError: operation.lastError,
+    ...(operation.kind === 'refund' && operation.state === 'done' ? { refundIds: refundIdsOf(operation.result) } : {}),
   };
+}
+
+/** The refunds a refund answer created (seed 4.6); none when the stored answer does not read as one. */
+function refundIdsOf(result: unknown): string[] {
+  const parsed = refundOrderResponseSchema.safeParse(result);
+  return parsed.success ? parsed.data.transactions.refunds.map((refund) => refund.id) : [];
 }
 
 function checkRequest(kind: OperationKind, orderId: string | null, request: unknown, amount: string | null): void {

@@ -128,14 +128,14 @@ export class OrdersRepo {
   }
 
   /**
-   * Stores `order` unless the stored state is at least as new (version when both have one, then last_updated_date,
-   * then how far the order has progressed, for updates made within the same millisecond). Without a version of its
-   * own, the stored version is kept as a lower bound. Returns true when it stored.
+   * Stores `order` unless the stored state is at least as new (last_updated_date, then how far the order has
+   * progressed, for updates made within the same millisecond; no webhook version takes part, issue 12). Returns true
+   * when it stored.
    */
   saveIfNewer(order: Order, version: number | null): boolean {
     return this.#db.transaction(() => {
       const stored = this.load(order.id);
-      if (stored && !isNewer(order, version, stored)) return false;
+      if (stored && !isNewer(order, stored)) return false;
       this.save(order, version ?? stored?.version ?? null);
       return true;
     })();
@@ -230,6 +230,6 @@ function moneyFields(order: Order): Array<[string, string]> {
 }
 
 /** The store's freshness test is the tracker's: one rule (electron/core/order-freshness.ts). */
-export function isNewer(candidate: Order, version: number | null, stored: StoredOrder): boolean {
-  return isNewerUpdate({ order: candidate, version }, { order: stored.order, version: stored.version });
+export function isNewer(candidate: Order, stored: StoredOrder): boolean {
+  return isNewerUpdate(candidate, stored.order);
 }

@@ -4,6 +4,9 @@ import { KeytarVault } from './keytar-vault.ts';
 import type { KeytarVaultOptions } from './keytar-vault.ts';
 import { MemoryVault } from './memory-vault.ts';
 
+/** What a memory vault means for the manager PIN, said with the warning. */
+export const MEMORY_PIN_NOTE = "The manager PIN's key is kept in memory too, so the manager PIN must be set again after each restart.";
+
 export interface OpenVaultOptions extends KeytarVaultOptions {
   /** Training (sandbox) mode: the only mode that may keep tokens in memory (issue 4). */
   training: boolean;
@@ -29,7 +32,8 @@ export async function openVault(options: OpenVaultOptions): Promise<OpenedVault>
     if (!(error instanceof VaultUnavailableError) || !options.training) throw error;
     return {
       vault: new MemoryVault(),
-      warning: `Training mode: tokens are kept in memory because no keychain is available: ${error.message}`,
+      // issue 12: the manager PIN's pepper is a vault secret too, so it goes with the process (pin-pepper.ts).
+      warning: `Training mode: tokens are kept in memory because no keychain is available: ${error.message} ${MEMORY_PIN_NOTE}`,
     };
   }
 }

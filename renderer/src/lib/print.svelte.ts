@@ -35,16 +35,21 @@ export async function printReceipt(kiosk: KioskState, order: KioskOrder): Promis
 }
 
 /**
+ * The page-size rule lives in a constructed stylesheet, adopted by the document: the CSP's style-src has no
+ * 'unsafe-inline' (issue 12), which refuses a <style> element's text but not the CSSOM. Readers (the shell's receipt
+ * probe, electron/main/receipt-printer.ts) find it among document.adoptedStyleSheets.
+ */
+let pageSize: CSSStyleSheet | null = null;
+
+/**
  * issue 6: 80 mm paper. The page is made as long as the receipt (plus a little feed), so a roll printer prints one
  * page and does not feed an A4 length of blank paper. Without a receipt element the page stays 80 mm wide.
  */
 export function fitPageToReceipt(element: HTMLElement | null): void {
   const heightMm = element ? Math.ceil((element.getBoundingClientRect().height * 25.4) / 96) + 8 : 200;
-  let style = document.getElementById('receipt-page-size') as HTMLStyleElement | null;
-  if (!style) {
-    style = document.createElement('style');
-    style.id = 'receipt-page-size';
-    document.head.append(style);
+  if (!pageSize) {
+    pageSize = new CSSStyleSheet();
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSize];
   }
-  style.textContent = `@page { size: 80mm ${heightMm}mm; margin: 0; }`;
+  pageSize.replaceSync(`@page { size: 80mm ${heightMm}mm; margin: 0; }`);
 }

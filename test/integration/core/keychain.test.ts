@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SECRET_NAMES, VaultUnavailableError } from '../../../electron/core/ports.ts';
 import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
-import { openVault } from '../../../electron/core/vault/open-vault.ts';
+import { MEMORY_PIN_NOTE, openVault } from '../../../electron/core/vault/open-vault.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const SKIP_REASON = 'no Secret Service: run under dbus-run-session with gnome-keyring (see .ci/run)';
@@ -129,7 +129,7 @@ describe('no keychain reachable: the clear error (always runs)', () => {
     assert.match(strict.message ?? '', /D-Bus|DISPLAY|dbus/i, 'the cause from the system is shown');
     assert.equal(training.kind, 'memory');
     assert.equal(training.roundTrip, 'TEST-kept-in-memory-000000000000');
-    assert.equal(training.warning, `Training mode: tokens are kept in memory because no keychain is available: ${strict.message}`);
+    assert.equal(training.warning, `Training mode: tokens are kept in memory because no keychain is available: ${strict.message} ${MEMORY_PIN_NOTE}`);
   });
 
   test('a session bus address that leads nowhere: the same clear error', async () => {

@@ -1,12 +1,16 @@
 // issue 4 "Done when", at the level of the whole core: zero-config training through the relay, polling when the relay
-// stops, no secret anywhere the renderer, the logs or the database can see, and the web shell's guards.
+// stops, no secret anywhere the renderer, the logs or the database can see, and the web shell's guards; issue 12: check
+// status and cancel take the order's state from the platform, never from what is stored.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWebShell, type WebShell } from '../../../electron/web-shell/server.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';
-import { PIN, startTrainingCore as startTraining, until, type TrainingCore as Running } from './kiosk-cores.ts';
+import Database from 'better-sqlite3';
+import { PIN, startLiveCore, startTrainingCore as startTraining, until, type LiveCore, type TrainingCore as Running } from './kiosk-cores.ts';
+import { newKey, orderBody } from '../../support/sandbox-harness.ts';
 
 const updated = (events: KioskEvent[], id: string, status: KioskOrder['status']) =>
   events.find((e): e is Extract<KioskEvent, { type: 'order.updated' }> => e.type === 'order.updated' && e.order.id === id && e.order.status === status);
@@ -68,6 +72,136 @@ describe('relay stopped', () => {
   });
 });
 
+describe('issue 12: check status and cancel take the state from the platform', () => {
+  let k: LiveCore;
+  before(async () => {
+    // No relay, and a slow poller: the kiosk learns of a payment only when it asks (check status, cancel).
+    k = await startLiveCore({ country: 'AR', extra: { pollIntervalMs: 60_000 } });
+  });
+  after(async () => {
+    await k.close();
+  });
+
+  const charge = async (amount: string): Promise<string> => {
+    const created = await k.core.api.createOrder({ amount });
+    assert.ok(created.ok, JSON.stringify(created));
+    return created.value.id;
+  };
+  /** The platform's own word on an order, with the seller's token. */
+  const onPlatform = async (id: string): Promise<string> => (await k.h.request('GET', `/v1/orders/${id}`, { token: k.seller.token })).body.status;
+  /**
+   * What an older kiosk left in its database after a forged webhook: processed, dated a year ahead, with a huge version
+   * (written to the real file, beside the running core, as that kiosk would have).
+   */
+  const forgeStoredRow = (id: string) => {
+    const db = new Database(join(k.dir, 'kiosk.sqlite'));
+    try {
+      const future = '2027-01-15T12:00:00.000Z';
+      const changed = db
+        .prepare(
+          `UPDATE orders SET status = 'processed', version = 9007199254740991, last_updated_date = @future,
+             body = json_set(body, '$.status', 'processed', '$.status_detail', 'accredited', '$.last_updated_date', @future)
+           WHERE id = @id`,
+        )
+        .run({ id, future });
+      assert.equal(changed.changes, 1);
+    } finally {
+      db.close();
+    }
+  };
+  const faultOrderGets = async () => {
+    const fault = await k.h.request('POST', '/sandbox/faults', { body: { method: 'GET', path: '/v1/orders/*', kind: 'rate_limit', retry_after_seconds: 0 } });
+    assert.ok(fault.status < 300, fault.text);
+  };
+  const clearFaults = async () => assert.ok((await k.h.request('DELETE', '/sandbox/faults')).status < 300);
+
+  test('cancel of an order the customer already paid answers with the paid order, never "canceled"', async () => {
+    const id = await charge('30.00');
+    const paid = await k.h.request('POST', `/sandbox/orders/${id}/pay`, { body: { outcome: 'approved' } });
+    assert.equal(paid.status, 200, paid.text);
+    const stored = await k.core.api.getOrder({ id });
+    assert.ok(stored.ok);
+    assert.equal(stored.value.status, 'created', 'the kiosk has not looked yet');
+    const canceled = await k.core.api.cancelOrder({ id });
+    assert.ok(canceled.ok, JSON.stringify(canceled));
+    assert.equal(canceled.value.status, 'processed', 'the platform said paid: that is the answer');
+    assert.equal(await onPlatform(id), 'processed', 'no cancel was made');
+    assert.ok(updated(k.events, id, 'processed'), 'the screen is told it is paid');
+  });
+
+  test('check status replaces a state an older kiosk stored from a forged webhook; cancel then does what the platform does', async () => {
+    const id = await charge('31.00');
+    forgeStoredRow(id);
+    const forged = await k.core.api.getOrder({ id });
+    assert.ok(forged.ok);
+    assert.equal(forged.value.status, 'processed', 'the forged row, as stored');
+    const checked = await k.core.api.getOrder({ id, refresh: true });
+    assert.ok(checked.ok, JSON.stringify(checked));
+    assert.equal(checked.value.status, 'created', 'the platform says created, whatever date and version were stored');
+    const kept = await k.core.api.getOrder({ id });
+    assert.equal(kept.ok && kept.value.status, 'created', 'and that is what is kept');
+    const canceled = await k.core.api.cancelOrder({ id });
+    assert.ok(canceled.ok, JSON.stringify(canceled));
+    assert.equal(canceled.value.status, 'canceled');
+    assert.equal(await onPlatform(id), 'canceled');
+  });
+
+  test('with the platform not answering, a stored state it did not confirm now is never answered "ok" by cancel or check status', async () => {
+    const id = await charge('32.00');
+    forgeStoredRow(id);
+    await faultOrderGets();
+    try {
+      const canceled = await k.core.api.cancelOrder({ id });
+      assert.equal(canceled.ok, false, `cancel answered ${JSON.stringify(canceled)}`);
+      const checked = await k.core.api.getOrder({ id, refresh: true });
+      assert.equal(checked.ok, false, 'check status says it could not check');
+    } finally {
+      await clearFaults();
+    }
+    assert.equal(await onPlatform(id), 'created', 'nothing was canceled');
+  });
+
+  test('with the platform not answering the GET, cancel of an order awaiting payment goes to the platform as a cancel', async () => {
+    const id = await charge('33.00');
+    await faultOrderGets();
+    let canceled;
+    try {
+      canceled = await k.core.api.cancelOrder({ id });
+    } finally {
+      await clearFaults();
+    }
+    assert.ok(canceled.ok, JSON.stringify(canceled));
+    assert.equal(canceled.value.status, 'canceled', "the platform's answer to the cancel itself");
+    assert.equal(await onPlatform(id), 'canceled');
+  });
+
+  test('the relay URL must be https:// except on this machine: refused with invalid_relay_url and the reason, nothing saved', async () => {
+    const refused = await k.core.api.updateSettings({ pin: PIN, patch: { relayUrl: 'http://relay.store.example/', relayKey: 'kiosk-key-0123456789' } });
+    assert.equal(!refused.ok && refused.error.code, 'invalid_relay_url');
+    assert.match(!refused.ok ? refused.error.message : '', /must start with https:\/\/: the kiosk key would cross the network in clear/);
+    const settings = await k.core.api.getSettings({});
+    assert.ok(settings.ok);
+    assert.deepEqual([settings.value.relayUrl, settings.value.relayKeySet], [null, false], 'neither the URL nor the key was kept');
+    const loopback = await k.core.api.updateSettings({ pin: PIN, patch: { relayUrl: 'http://127.0.0.1:9/' } });
+    assert.ok(loopback.ok, JSON.stringify(loopback));
+    const secure = await k.core.api.updateSettings({ pin: PIN, patch: { relayUrl: 'https://relay.store.example/' } });
+    assert.ok(secure.ok, JSON.stringify(secure));
+    assert.ok((await k.core.api.updateSettings({ pin: PIN, patch: { relayUrl: null } })).ok);
+  });
+
+  test('an order this kiosk does not have is not fetched into it by check status or cancel', async () => {
+    const elsewhere = await k.h.request('POST', '/v1/orders', { token: k.seller.token, key: newKey(), body: orderBody({ config: { qr: { external_pos_id: 'CAJA-1', mode: 'dynamic' } } }) });
+    assert.equal(elsewhere.status, 201, elsewhere.text);
+    const id = elsewhere.body.id as string;
+    for (const result of [await k.core.api.getOrder({ id, refresh: true }), await k.core.api.cancelOrder({ id })]) {
+      assert.equal(!result.ok && result.error.code, 'order_not_found');
+    }
+    const listed = await k.core.api.listOrders({});
+    assert.ok(listed.ok && !listed.value.some((o) => o.id === id));
+    assert.equal(await onPlatform(id), 'created');
+  });
+});
+
 describe('secrets stay secret', () => {
   test('issue 4: after a full session, no token, client secret or relay key is in the database, the logs, or anything sent to the renderer', async () => {
     const k = await startTraining();
@@ -86,8 +220,8 @@ describe('secrets stay secret', () => {
       const created = await call(k.core.api.createOrder({ amount: '80.00' }));
       assert.ok(created.ok);
       await call(k.core.api.simulatePayment({ id: created.value.id, outcome: 'approved' }));
-      await call(k.core.api.refundOrder({ id: created.value.id, amount: '30.00', pin: '2468' }));
-      await call(k.core.api.refundOrder({ id: created.value.id, pin: '2468' }));
+      await call(k.core.api.refundOrder({ id: created.value.id, amount: '30.00', pin: '2468', requestId: 'core-refund-partial' }));
+      await call(k.core.api.refundOrder({ id: created.value.id, pin: '2468', requestId: 'core-refund-rest' }));
       await call(k.core.api.listOrders({}));
       await call(k.core.api.listOutbox({}));
       await call(k.core.api.getSession({}));
@@ -192,5 +326,44 @@ describe('web shell guards', () => {
       req.end('{}');
     });
     assert.equal(status, 421);
+  });
+});
+
+describe('web shell closing', () => {
+  test('an event emitted as the shell closes is not written to the ended stream (no write-after-end error)', async () => {
+    const k = await startTraining();
+    // The core's events pass through this emitter, so the test can emit one in the same tick as close().
+    const relayed = new EventEmitter();
+    const unsubscribe = k.core.events.subscribe((event) => relayed.emit('event', event));
+    try {
+      const shell = await startWebShell({
+        api: k.core.api,
+        events: { subscribe: (listener) => (relayed.on('event', listener), () => relayed.off('event', listener)) },
+        staticDir: null,
+      });
+      const controller = new AbortController();
+      const response = await fetch(`${shell.origin}/api/events?k=${shell.secret}`, { signal: controller.signal });
+      assert.equal(response.status, 200);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      assert.match(new TextDecoder().decode((await reader.read()).value), /^retry: /);
+      const errors: unknown[] = [];
+      const onError = (error: unknown) => errors.push(error);
+      process.on('uncaughtException', onError);
+      try {
+        const closed = shell.close();
+        // The core goes on emitting (the outbox, the relay) while the shell is closing.
+        relayed.emit('event', { type: 'connectivity.changed', connectivity: { platform: 'online', relay: 'live', lastContactAt: null } } satisfies KioskEvent);
+        await closed;
+        await new Promise((resolve) => setImmediate(resolve));
+      } finally {
+        process.off('uncaughtException', onError);
+        controller.abort();
+      }
+      assert.deepEqual(errors, []);
+      assert.equal(relayed.listenerCount('event'), 0, 'the closed shell no longer listens to the core');
+    } finally {
+      unsubscribe();
+      await k.close();
+    }
   });
 });

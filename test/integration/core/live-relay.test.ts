@@ -1,6 +1,7 @@
 // issue 4 "Live status" over the real relay and the real sandbox (ports 0, real SSE): a paid order reaches the tracker
-// through the relay, the cursor survives a stop/start without a gap or a duplicate, and a pruned history opens with
-// `reset`, which reconciles every non-final order by GET.
+// through the relay (issue 12: the event triggers a GET, and the platform's answer is what is stored), the cursor
+// survives a stop/start without a gap or a duplicate, and a pruned history opens with `reset`, which reconciles every
+// non-final order by GET.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import { MemoryTrackedOrderStore, OrderTracker, isNonFinal } from '../../../electron/core/live/order-tracker.ts';
+import { MemoryTrackedOrderStore, isNonFinal, type OrderTracker } from '../../../electron/core/live/order-tracker.ts';
+import { LiveStatus } from '../../../electron/core/live/live-status.ts';
 import { RelaySubscriber, type RelayEvent, type RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';
 import { OrderPoller } from '../../../electron/core/live/order-poller.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
@@ -64,12 +66,27 @@ function memoryCursor(initial: string | null = null) {
   return { get: () => value, set: (id: string) => void (value = id) };
 }
 
-/** A kiosk as issue 4 wires it: one store and tracker; what the kiosk created is stored at once. */
+/**
+ * A kiosk as issue 4 and issue 12 wire it: one store, and a LiveStatus (no relay of its own: the test drives the
+ * subscriber) whose handleEvent GETs the order with the seller's token; what the kiosk created is stored at once.
+ */
 function kiosk() {
   const store = new MemoryTrackedOrderStore();
   const changes: Array<{ id: string; status: string }> = [];
-  const tracker = new OrderTracker(store, (o) => changes.push({ id: o.id, status: o.status }));
-  return { store, changes, tracker };
+  const orders = sandboxOrders();
+  const live = new LiveStatus({
+    relay: null,
+    cursor: memoryCursor(),
+    orders,
+    store,
+    awaiting: () => [],
+    nonFinal: () => [],
+    sellerId: () => seller.user_id,
+    clock: { now: () => Date.now() },
+    random: Math.random,
+    onChange: (o) => changes.push({ id: o.id, status: o.status }),
+  });
+  return { store, changes, tracker: live.tracker, live, gets: orders.gets };
 }
 
 function subscribe(options: {
@@ -98,7 +115,7 @@ async function createOrder(tracker: OrderTracker): Promise<Order> {
   const reply = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody() });
   assert.equal(reply.status, 201, reply.text);
   const order = orderSchema.parse(reply.body);
-  tracker.apply({ order, version: null, source: 'create' });
+  tracker.apply({ order, source: 'create' });
   return order;
 }
 
@@ -126,14 +143,14 @@ async function delivered(orderId: string, count: number): Promise<void> {
 }
 
 test('relay live: an order paid in the sandbox reaches the tracker as processed via the relay; then stop/start resumes from the cursor', async () => {
-  const { store, changes, tracker } = kiosk();
+  const { store, changes, tracker, live, gets } = kiosk();
   const cursor = memoryCursor();
   const received: RelayEvent[] = [];
   const first = subscribe({
     cursor,
     onEvent(event) {
       received.push(event);
-      tracker.applyWebhook(event.data);
+      return live.handleEvent(event).then(() => undefined);
     },
   });
   await waitFor(() => first.subscriber.status === 'live', 'the stream to go live');
@@ -141,9 +158,8 @@ test('relay live: an order paid in the sandbox reaches the tracker as processed 
   await pay(order.id);
   await waitFor(() => store.load(order.id)?.order.status === 'processed', 'processed via the relay');
   const saved = store.load(order.id);
-  assert.equal(saved?.version, 2, 'the version of order.processed: only a relay event carries one');
-  assert.equal(saved?.order.transactions.payments[0]?.status, 'processed');
-  assert.equal(saved?.order.total_amount, order.total_amount, 'fields the webhook lacks are kept from the stored order');
+  assert.ok(gets.includes(order.id), 'the event made the kiosk GET the order');
+  assert.deepEqual(saved?.order, await sandboxOrders().get(order.id), "what is stored is the platform's answer, whole");
   assert.deepEqual(changes.filter((c) => c.id === order.id).map((c) => c.status), ['created', 'processed']);
   await waitFor(async () => cursor.get() === (await relay.log.lastId()), 'the cursor to hold the last event id');
   assert.equal(cursor.get(), received.at(-1)?.id);
@@ -161,7 +177,7 @@ test('relay live: an order paid in the sandbox reaches the tracker as processed 
     cursor,
     onEvent(event) {
       received.push(event);
-      tracker.applyWebhook(event.data);
+      return live.handleEvent(event).then(() => undefined);
     },
   });
   await waitFor(() => store.load(away.id)?.order.status === 'processed', 'the order paid while away');
@@ -185,17 +201,17 @@ test('relay live: an order paid in the sandbox reaches the tracker as processed 
 });
 
 test('reset: with its history pruned, the relay opens with reset and every non-final order is reconciled by GET', async () => {
-  const { store, tracker } = kiosk();
+  const { store, tracker, live } = kiosk();
   const orders = sandboxOrders();
   const poller = new OrderPoller({
     orders,
     awaiting: () => [],
     relayLive: () => true,
-    onOrder: (order, source) => void tracker.apply({ order, version: null, source }),
+    onOrder: (order, source) => void tracker.apply({ order, source }),
   });
   const nonFinal = () => store.all().filter((s) => isNonFinal(s.order)).map((s) => s.order.id);
   const cursor = memoryCursor();
-  const first = subscribe({ cursor, onEvent: (event) => void tracker.applyWebhook(event.data) });
+  const first = subscribe({ cursor, onEvent: (event) => live.handleEvent(event).then(() => undefined) });
   await waitFor(() => first.subscriber.status === 'live', 'the stream to go live');
   const a = await createOrder(tracker);
   await waitFor(() => cursor.get() !== null, 'a first event id');
@@ -209,7 +225,7 @@ test('reset: with its history pruned, the relay opens with reset and every non-f
   await pay(b.id);
   const canceled = await h.request('POST', `/v1/orders/${c.id}/cancel`, { token: seller.token, key: newKey() });
   assert.equal(canceled.status, 200, canceled.text);
-  tracker.apply({ order: orderSchema.parse(canceled.body), version: null, source: 'get' });
+  tracker.apply({ order: orderSchema.parse(canceled.body), source: 'get' });
   // Every webhook of the away period must have landed before the prune, or a late one would arrive after the reset
   // and move the relay's last id past the one the reset carried.
   await delivered(a.id, 2);
@@ -222,7 +238,7 @@ test('reset: with its history pruned, the relay opens with reset and every non-f
   let resets = 0;
   const second = subscribe({
     cursor,
-    onEvent: (event) => void tracker.applyWebhook(event.data),
+    onEvent: (event) => live.handleEvent(event).then(() => undefined),
     async onReset() {
       resets += 1;
       const result = await poller.reconcile(nonFinal());

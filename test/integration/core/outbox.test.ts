@@ -328,6 +328,112 @@ describe('cancels', () => {
   });
 });
 
+describe('refund request ids (issue 12: a repeated tap of the same request is one refund)', () => {
+  const refusedAsConflict = (e: unknown) => e instanceof OutboxRefusedError && e.code === 'refund_request_conflict' && /already recorded for another sale or amount/.test(e.message);
+
+  test('the same request id twice is one operation and one refund on the platform, sent with the key made when it was recorded', async () => {
+    const order = await paidOrder();
+    const first = await stack.outbox.enqueueRefund(order.id, 2_500, 'manager-ana', { requestId: 'req-tap-0001' });
+    assert.equal(first.state, 'done');
+    const again = await stack.outbox.enqueueRefund(order.id, 2_500, 'manager-ana', { requestId: 'req-tap-0001' });
+    assert.equal(again.id, first.id, 'the same item answers');
+    assert.equal(again.state, 'done');
+    assert.equal(stack.ops.forOrder(order.id).filter((op) => op.kind === 'refund').length, 1, 'one operation recorded');
+    assert.deepEqual((await onPlatform(order.id)).transactions.refunds.map((r: Json) => r.amount), ['25.00'], 'one refund on the platform');
+    assert.deepEqual(refundKeys(order.id), [stack.ops.require(first.id).key], 'one send, with the key made when the work was recorded');
+    assert.equal(stack.audit.list(20, order.id).filter((e) => e.action === 'refund.requested').length, 1);
+    assert.equal(stack.audit.list(20, order.id).find((e) => e.action === 'refund.requested')?.detail.request, 'req-tap-0001');
+  });
+
+  test('a double tap (two calls at once, one waiting for the platform) records one refund', async () => {
+    const order = await paidOrder();
+    await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'delay', delay_ms: 200, rate: 1 });
+    const [a, b] = await Promise.all([
+      stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-double-tap' }),
+      stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-double-tap' }),
+    ]);
+    assert.equal(a.id, b.id);
+    assert.equal(b.state, 'done', 'the repeat answers once the one send has its answer');
+    assert.equal(stack.ops.forOrder(order.id).filter((op) => op.kind === 'refund').length, 1);
+    assert.equal((await onPlatform(order.id)).transactions.refunds.length, 1);
+    assert.equal(refundKeys(order.id).length, 1);
+  });
+
+  test('the answer lost after the platform committed: the repeated request answers with the same item and sends nothing new', async () => {
+    const order = await paidOrder();
+    await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'drop_after_commit', rate: 1 });
+    const lost = await stack.outbox.enqueueRefund(order.id, 4_000, 'manager-ana', { requestId: 'req-lost-answer' });
+    assert.equal(lost.state, 'queued');
+    const repeated = await stack.outbox.enqueueRefund(order.id, 4_000, 'manager-ana', { requestId: 'req-lost-answer' });
+    assert.equal(repeated.id, lost.id);
+    assert.equal(repeated.state, 'queued');
+    assert.equal(refundKeys(order.id).length, 1, 'the repeat sent nothing: the outbox resends it on its own, with its key');
+    await h.request('DELETE', '/sandbox/faults');
+    await stack.outbox.kick();
+    assert.deepEqual((await onPlatform(order.id)).transactions.refunds.map((r: Json) => r.amount), ['40.00'], 'still one refund');
+    assert.equal(new Set(refundKeys(order.id)).size, 1);
+  });
+
+  test('the same request id after a restart (the core closed and opened again on the same file) is the same item', async () => {
+    const order = await paidOrder();
+    await fault({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', status: 503, rate: 1 });
+    const queued = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-restart-01' });
+    assert.equal(queued.state, 'queued');
+    const sentBefore = refundKeys(order.id).length;
+    await stack.close();
+
+    stack = open(port);
+    const after = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-restart-01' });
+    assert.equal(after.id, queued.id);
+    assert.equal(after.state, 'queued');
+    assert.equal(refundKeys(order.id).length, sentBefore, 'nothing new was sent');
+    assert.equal(stack.ops.forOrder(order.id).filter((op) => op.kind === 'refund').length, 1);
+
+    await h.request('DELETE', '/sandbox/faults');
+    await stack.outbox.kick();
+    assert.equal(stack.outbox.list()[0]?.state, 'done');
+    await stack.close();
+    stack = open(port);
+    const done = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-restart-01' });
+    assert.equal(done.id, queued.id);
+    assert.equal(done.state, 'done');
+    assert.ok((done.refundIds?.length ?? 0) === 1, 'a done refund names the refund the platform made');
+    const platform = await onPlatform(order.id);
+    assert.equal(platform.transactions.refunds.length, 1, 'one refund on the platform');
+    assert.deepEqual(done.refundIds, platform.transactions.refunds.map((r: Json) => r.id));
+    assert.equal(new Set(refundKeys(order.id)).size, 1, 'every send used the key made when the refund was recorded');
+  });
+
+  test('the same request id for another amount, a full refund or another order is refused (refund_request_conflict); nothing is recorded', async () => {
+    const order = await paidOrder();
+    const other = await paidOrder('50.00');
+    const first = await stack.outbox.enqueueRefund(order.id, 1_000, 'manager-ana', { requestId: 'req-conflict' });
+    assert.equal(first.state, 'done');
+    await assert.rejects(stack.outbox.enqueueRefund(order.id, 1_500, 'manager-ana', { requestId: 'req-conflict' }), refusedAsConflict);
+    await assert.rejects(stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-conflict' }), refusedAsConflict);
+    await assert.rejects(stack.outbox.enqueueRefund(other.id, 1_000, 'manager-ana', { requestId: 'req-conflict' }), refusedAsConflict);
+    assert.equal(stack.ops.forOrder(order.id).length, 2, 'the create and the one refund');
+    assert.equal(stack.ops.forOrder(other.id).length, 1, 'only the create');
+    assert.deepEqual((await onPlatform(order.id)).transactions.refunds.map((r: Json) => r.amount), ['10.00']);
+    assert.equal((await onPlatform(other.id)).transactions.refunds?.length ?? 0, 0);
+    // A new request id is a new refund, checked like any other.
+    const second = await stack.outbox.enqueueRefund(order.id, 1_500, 'manager-ana', { requestId: 'req-conflict-2' });
+    assert.notEqual(second.id, first.id);
+    assert.deepEqual((await onPlatform(order.id)).transactions.refunds.map((r: Json) => r.amount), ['10.00', '15.00']);
+  });
+
+  test('a repeated full refund is answered from the record, not refused by the checks that now count it', async () => {
+    const order = await paidOrder();
+    await fault({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', status: 503, rate: 1 });
+    const first = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-full-again' });
+    assert.equal(first.state, 'queued');
+    // Another request for the same order is a second refund: the queued full one leaves nothing.
+    await assert.rejects(stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-full-other' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'refund_in_progress');
+    const again = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-full-again' });
+    assert.equal(again.id, first.id);
+  });
+});
+
 describe('lifecycle', () => {
   test('stop() drains: it resolves after the send in flight has its answer recorded', async () => {
     const order = await paidOrder();

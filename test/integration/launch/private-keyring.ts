@@ -74,9 +74,15 @@ async function startPrivateKeyring(): Promise<TestKeychain | { skip: string }> {
   }
 }
 
+/**
+ * Null once the keychain takes a write: a read answers as soon as the service is up, but the fresh login collection
+ * is unlocked a moment later, and until then a write fails with "Cannot create an item in a locked collection".
+ */
 async function probe(): Promise<string | null> {
   try {
-    await new KeytarVault({ profile: 'probe', timeoutMs: 5_000 }).probe();
+    const vault = new KeytarVault({ profile: 'probe', timeoutMs: 5_000 });
+    await vault.set('access_token', 'TEST-probe-write-0000000000000000');
+    await vault.delete('access_token');
     return null;
   } catch (error) {
     return (error as Error).message;

@@ -164,3 +164,18 @@ test('a failing sink or secrets callback never throws into the caller', () => {
   });
   assert.doesNotThrow(() => broken.warn('y'));
 });
+
+test('issue 12: the web shell launch secret in a URL (?k=) and fields named for the pepper, webhook or launch secret are redacted', () => {
+  const { logger, lines, parsed } = capture();
+  logger.info('opened http://127.0.0.1:4100/?k=0123456789abcdef0123456789abcdef0123456789abcdef', {
+    pinPepper: 'ab'.repeat(32),
+    pepper: 'cd'.repeat(32),
+    webhookSecret: 'whsec-value-1234',
+    launch_secret: 'launch-value-5678',
+  });
+  const text = lines.join('\n');
+  for (const value of ['0123456789abcdef0123456789abcdef0123456789abcdef', 'ab'.repeat(32), 'cd'.repeat(32), 'whsec-value-1234', 'launch-value-5678']) {
+    assert.ok(!text.includes(value), value);
+  }
+  assert.equal(parsed()[0]?.msg, `opened http://127.0.0.1:4100/?k=${REDACTED}`);
+});

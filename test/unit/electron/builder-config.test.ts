@@ -119,6 +119,18 @@ test('issue 6: the systemd user unit and the XDG autostart entry start the insta
   assert.ok(resources.some((r) => r.from === 'build/linux/' && r.to === 'linux/'));
 });
 
+test('issue 12: the systemd unit stops restarting after a few quick failures in a row, and never restarts a bad config', () => {
+  const unit = readFileSync(join(root, 'build', 'linux', 'qr-counter-kiosk.service'), 'utf8');
+  const burst = Number(iniValue(unit, 'Unit', 'StartLimitBurst'));
+  const interval = Number(iniValue(unit, 'Unit', 'StartLimitIntervalSec'));
+  const restartSec = Number(iniValue(unit, 'Service', 'RestartSec'));
+  assert.ok(Number.isInteger(burst) && burst >= 2 && burst <= 10, `StartLimitBurst is a few starts (${burst})`);
+  assert.ok(interval > 0, 'StartLimitIntervalSec is set and not 0 (0 turns the limit off)');
+  // A start that fails at once comes back every RestartSec: burst such starts must fit in the interval to be stopped.
+  assert.ok(burst * restartSec < interval, `${burst} quick failures ${restartSec} s apart fall within ${interval} s`);
+  assert.equal(iniValue(unit, 'Service', 'RestartPreventExitStatus'), '2', 'exit code 2 (bad flags or config) is not restarted');
+});
+
 const systemdAnalyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
 test("issue 6: systemd's verifier accepts the unit (no unknown keys)", { skip: systemdAnalyze ? false : 'systemd-analyze is not installed' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-unit-'));

@@ -3,11 +3,11 @@
 // launch/start-kiosk.ts in training mode, with the embedded sandbox and relay on 127.0.0.1 and SQLite in a temp dir.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseKioskConfig } from '../../../launch/kiosk-config.ts';
-import { startKiosk } from '../../../launch/start-kiosk.ts';
+import { startKiosk, type StartedKiosk } from '../../../launch/start-kiosk.ts';
 import { KIOSK_METHODS } from '../../../shared/kiosk-api.ts';
 import { runKioskApp, type ElectronModule, type KioskAppDeps, type RunningKioskApp } from '../../../electron/main/kiosk-app.ts';
 import { methodChannel } from '../../../electron/preload/channels.ts';
@@ -19,22 +19,29 @@ interface Launched {
   dataDir: string;
   echoed: string[];
   starts: number;
+  /** The kiosk launch/start-kiosk.ts started, when it did. */
+  started: StartedKiosk | null;
   close(): Promise<void>;
 }
 
-async function launch(options: { args?: string[]; lock?: boolean; displays?: ElectronMock['screen']['displays'] } = {}): Promise<Launched> {
+async function launch(
+  options: { args?: string[]; lock?: boolean; displays?: ElectronMock['screen']['displays']; prepare?: (dataDir: string) => void } = {},
+): Promise<Launched> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-app-'));
+  options.prepare?.(dataDir);
   const electron = createElectronMock({ ...(options.lock !== undefined ? { lock: options.lock } : {}), ...(options.displays ? { displays: options.displays } : {}) });
   const echoed: string[] = [];
   let starts = 0;
+  let started: StartedKiosk | null = null;
   const deps: KioskAppDeps = {
     argv: ['/usr/lib/electron/electron', '--inspect=0', '--remote-debugging-port=0', '/app/out/main/main.mjs', ...(options.args ?? ['--data-dir', dataDir])],
     env: {},
     paths: { rendererDir: join(dataDir, 'no-renderer'), preload: '/app/out/preload/preload.cjs' },
     parseConfig: parseKioskConfig,
-    startKiosk: (config, extras) => {
+    startKiosk: async (config, extras) => {
       starts += 1;
-      return startKiosk(config, extras);
+      started = await startKiosk(config, extras);
+      return started;
     },
     echo: (line) => void echoed.push(line),
   };
@@ -48,6 +55,9 @@ async function launch(options: { args?: string[]; lock?: boolean; displays?: Ele
     echoed,
     get starts() {
       return starts;
+    },
+    get started() {
+      return started;
     },
     async close() {
       await app?.quit();
@@ -185,6 +195,57 @@ test('issue 6: quitting stops the core before the process exits', async () => {
     await l.app?.quit();
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(l.electron.app.exitCode, 0);
+  } finally {
+    await l.close();
+  }
+});
+
+test('issue 12: a 0-byte kiosk.sqlite stops the launch: the error box and the log name the file and what to do, exit 1', async () => {
+  const l = await launch({ prepare: (dataDir) => writeFileSync(join(dataDir, 'kiosk.sqlite'), '') });
+  try {
+    const file = join(l.dataDir, 'kiosk.sqlite');
+    assert.equal(l.app, null);
+    assert.equal(l.electron.app.exitCode, 1);
+    const shown = l.electron.dialog.errors[0] ?? '';
+    assert.ok(shown.includes(`The kiosk database ${file} is damaged`), shown);
+    assert.ok(shown.includes(`mv "${file}" "${file}.damaged"`) && /Restore it from a backup/.test(shown), shown);
+    assert.ok(l.echoed.some((line) => line.startsWith('kiosk: the kiosk could not start: The kiosk database')), 'one line on standard error (the journal)');
+    const log = readFileSync(join(l.dataDir, 'logs', 'kiosk.log'), 'utf8');
+    assert.match(log, /"msg":"the kiosk could not start"/);
+    assert.ok(log.includes(JSON.stringify(file).slice(1, -1)), 'the log names the file');
+    assert.equal(MockBrowserWindow.created.length, 0, 'no window');
+    assert.equal(statSync(file).size, 0, 'not replaced by an empty database');
+  } finally {
+    await l.close();
+  }
+});
+
+test("issue 12: the Electron shell's logger redacts every secret the kiosk holds; the log folder is 0700, its file 0600", async () => {
+  const l = await launch();
+  try {
+    assert.ok(l.app && l.started, l.echoed.join(' | '));
+    const api = l.started.core.api;
+    assert.ok((await api.setPin({ newPin: '2468' })).ok, 'a PIN, so the pepper is held too');
+    const secrets = l.started.secrets();
+    assert.ok(secrets.length >= 6, `tokens, client secret, kiosk key, webhook secret, PIN pepper (${secrets.length})`);
+    // The training client secret as the sandbox keeps it in its own file is one of them.
+    const sandboxFile = ['training-sandbox.sqlite', 'training-sandbox.sqlite-wal']
+      .map((name) => join(l.dataDir, 'training', name))
+      .filter((path) => existsSync(path))
+      .map((path) => readFileSync(path).toString('latin1'))
+      .join('');
+    assert.ok(secrets.some((secret) => sandboxFile.includes(secret)), 'the list holds the secrets the training platform really has');
+    for (const secret of secrets) l.app.logger.error(`leak ${secret}`, { detail: `(${secret})` });
+    const log = readFileSync(join(l.dataDir, 'logs', 'kiosk.log'), 'utf8');
+    const echoed = l.echoed.join('\n');
+    for (const secret of secrets) {
+      assert.ok(!log.includes(secret), 'redacted in the log file');
+      assert.ok(!echoed.includes(secret), 'redacted on standard error');
+    }
+    assert.equal(log.match(/"msg":"leak \[redacted\]"/g)?.length, secrets.length);
+    assert.equal(statSync(join(l.dataDir, 'logs')).mode & 0o777, 0o700);
+    assert.equal(statSync(join(l.dataDir, 'logs', 'kiosk.log')).mode & 0o777, 0o600);
+    assert.equal(statSync(l.dataDir).mode & 0o777, 0o700);
   } finally {
     await l.close();
   }

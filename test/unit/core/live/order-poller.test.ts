@@ -158,3 +158,34 @@ test('pollNow and reconcile GET whatever they are given, even while the relay is
   const defaults = await poller.pollNow();
   assert.deepEqual(defaults.orders.map((o) => o.id), ['ORDA', 'ORDB'], 'pollNow() without ids polls the orders awaiting payment');
 });
+
+test('recheck: the orders whose wake-up GET failed are polled at every tick even while the relay is live, and with the awaiting ones (once) when it is not', async () => {
+  const timers = new ManualTimers();
+  const gets: string[] = [];
+  const state = { live: true, recheck: ['ORDP'] };
+  const poller = new OrderPoller({
+    orders: {
+      async get(id) {
+        gets.push(id);
+        return fakeOrder(id, 'processed');
+      },
+    },
+    awaiting: () => ['ORDA', 'ORDP'],
+    recheck: () => state.recheck,
+    relayLive: () => state.live,
+    onOrder: () => undefined,
+    setTimer: timers.setTimer,
+  });
+  poller.start();
+  await timers.fire();
+  assert.deepEqual(gets, ['ORDP'], 'relay live: only the order to recheck');
+  assert.equal(poller.status.mode, 'standby');
+  state.live = false;
+  await timers.fire();
+  assert.deepEqual(gets.slice(1), ['ORDA', 'ORDP'], 'relay down: each order once');
+  state.recheck = [];
+  state.live = true;
+  await timers.fire();
+  assert.equal(gets.length, 3, 'nothing left to recheck: standing by');
+  poller.stop();
+});

@@ -1,8 +1,9 @@
+// The one place where the platform's answers about an order meet (issue 4 "Live status", issue 12: only the platform's
+// own answers, never a relay event): what counts as newer, and the cashier's check that replaces whatever is stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryTrackedOrderStore, OrderTracker, isNewer, mergeWebhook } from '../../../../electron/core/live/order-tracker.ts';
+import { MemoryTrackedOrderStore, OrderTracker, isNewer } from '../../../../electron/core/live/order-tracker.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';
-import { orderWebhookSchema, type OrderWebhook } from '../../../../shared/schemas/notification.ts';
 
 const ID = 'ORDTST01JABCDEFGHJKMNPQRSTVWX';
 const at = (second: number) => new Date(Date.UTC(2026, 0, 15, 12, 0, second)).toISOString();
@@ -39,176 +40,60 @@ const processed = (second: number) =>
     transactions: { payments: [{ id: 'PAYTST01JABCDEFGHJKMNPQRSTVW', amount: '100.00', status: 'processed', status_detail: 'accredited', paid_amount: '100.00' }] },
   });
 
-function webhook(action: string, version: number, second: number, data: Record<string, unknown> = {}): OrderWebhook {
-  const status = action === 'order.created' ? 'created' : action === 'order.processed' ? 'processed' : action === 'order.refunded' ? 'refunded' : 'canceled';
-  const detail = { created: 'created', processed: 'accredited', refunded: 'refunded', canceled: 'canceled' }[status];
-  const paymentStatus = status === 'created' ? { status: 'created', status_detail: 'ready_to_process' } : { status, status_detail: detail };
-  return orderWebhookSchema.parse({
-    action,
-    api_version: 'v1',
-    application_id: '5551234',
-    date_created: at(second),
-    id: `10000000000${version}`,
-    live_mode: false,
-    type: 'order',
-    user_id: '123456789',
-    relay_received_at: at(second),
-    data: {
-      id: ID,
-      external_reference: 'sale-0001',
-      status,
-      status_detail: detail,
-      type: 'qr',
-      version,
-      config: { qr: { external_pos_id: 'POS001' } },
-      transactions: { payments: [{ id: 'PAYTST01JABCDEFGHJKMNPQRSTVW', amount: '100.00', ...paymentStatus }] },
-      ...data,
-    },
-  });
-}
-
 function tracked() {
   const store = new MemoryTrackedOrderStore();
   const changes: Order[] = [];
-  const fetches: string[] = [];
-  const tracker = new OrderTracker(store, (o) => changes.push(o), { needsFetch: (id) => fetches.push(id) });
-  return { store, changes, fetches, tracker };
+  const tracker = new OrderTracker(store, (o) => changes.push(o));
+  return { store, changes, tracker };
 }
 
-test('isNewer: versions decide when both sides have one; equal is not newer', () => {
-  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second), status: 'created' as const, transactions: { payments: [] } }, version });
-  assert.equal(isNewer(v(3, 5), v(2, 5)), true);
-  assert.equal(isNewer(v(2, 5), v(3, 5)), false);
-  assert.equal(isNewer(v(3, 5), v(3, 5)), false);
-  // A higher version with an equal or a later time wins even if times say nothing.
-  assert.equal(isNewer(v(3, 9), v(2, 5)), true);
+const state = (second: number, status: Order['status'] = 'created', refunds: Array<'processing' | 'processed'> = []) => ({
+  last_updated_date: at(second),
+  status,
+  transactions: { payments: [], refunds: refunds.map((r, i) => ({ id: `R${i}`, transaction_id: 'P', amount: '1.00', status: r })) },
 });
 
-test('isNewer: without a version on one side, last_updated_date decides; equal is not newer', () => {
-  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second), status: 'created' as const, transactions: { payments: [] } }, version });
-  assert.equal(isNewer(v(null, 6), v(2, 5)), true);
-  assert.equal(isNewer(v(null, 5), v(2, 5)), false);
-  assert.equal(isNewer(v(null, 4), v(2, 5)), false);
-  assert.equal(isNewer(v(2, 6), v(null, 5)), true);
-  assert.equal(isNewer(v(2, 5), v(null, 5)), false);
-  assert.equal(isNewer(v(null, 6), v(null, 5)), true);
-  assert.equal(isNewer(v(null, 5), v(null, 5)), false);
+test('isNewer: the later last_updated_date wins; the same state again is not newer', () => {
+  assert.equal(isNewer(state(6), state(5)), true);
+  assert.equal(isNewer(state(4), state(5)), false);
+  assert.equal(isNewer(state(5), state(5)), false);
+  assert.equal(isNewer(state(4, 'refunded'), state(5, 'created')), false, 'the date decides before the status');
 });
 
-test('isNewer: on the same instant with no versions to compare, the state further along wins (orders only move forward)', () => {
-  const state = (status: Order['status'], refunds: Array<'processing' | 'processed'>) => ({
-    order: { last_updated_date: at(5), status, transactions: { payments: [], refunds: refunds.map((r, i) => ({ id: `R${i}`, transaction_id: 'P', amount: '1.00', status: r })) } },
-    version: null,
-  });
-  assert.equal(isNewer(state('processed', []), state('created', [])), true);
-  assert.equal(isNewer(state('created', []), state('processed', [])), false);
-  assert.equal(isNewer(state('refunded', ['processed']), state('refunded', ['processing'])), true);
-  assert.equal(isNewer(state('refunded', ['processing']), state('refunded', ['processing'])), false);
+test('isNewer: on the same instant, the state further along wins (orders only move forward, seed 3.1)', () => {
+  assert.equal(isNewer(state(5, 'processed'), state(5, 'created')), true);
+  assert.equal(isNewer(state(5, 'created'), state(5, 'processed')), false);
+  assert.equal(isNewer(state(5, 'refunded', ['processed']), state(5, 'refunded', ['processing'])), true);
+  assert.equal(isNewer(state(5, 'refunded', ['processing']), state(5, 'refunded', ['processing'])), false);
 });
 
-test('isNewer: a higher version older than what is stored does not win (a poll already showed a later state)', () => {
-  const v = (version: number | null, second: number) => ({ order: { last_updated_date: at(second), status: 'created' as const, transactions: { payments: [] } }, version });
-  assert.equal(isNewer(v(2, 5), v(1, 30)), false);
-});
-
-test('versions 3, then 2, then 3 again: v3 is applied once, v2 and the duplicate are ignored', () => {
+test('two GET answers that raced: the one further along is kept, whichever arrives last', () => {
   const { store, changes, tracker } = tracked();
-  assert.equal(tracker.apply({ order: order(), version: 1, source: 'create' }), true);
-  changes.length = 0;
-  const refunded = order({ status: 'refunded', status_detail: 'refunded', last_updated_date: at(20) });
-  assert.equal(tracker.apply({ order: refunded, version: 3, source: 'relay' }), true);
-  assert.equal(tracker.apply({ order: processed(10), version: 2, source: 'relay' }), false);
-  assert.equal(tracker.apply({ order: refunded, version: 3, source: 'relay' }), false);
-  assert.deepEqual(changes.map((o) => o.status), ['refunded']);
-  assert.equal(store.load(ID)?.version, 3);
-  assert.equal(store.load(ID)?.order.status, 'refunded');
-});
-
-test('GET-based updates are compared by last_updated_date, and keep the stored version', () => {
-  const { store, changes, tracker } = tracked();
-  tracker.apply({ order: order(), version: 1, source: 'relay' });
-  // Stale GET (started before the payment): same time as stored, not newer.
-  assert.equal(tracker.apply({ order: order(), version: null, source: 'poll' }), false);
-  assert.equal(tracker.apply({ order: processed(10), version: null, source: 'poll' }), true);
-  assert.equal(store.load(ID)?.version, 1, 'a GET carries no version: the stored one stays');
-  // The same GET answer again, and an older one: nothing.
-  assert.equal(tracker.apply({ order: processed(10), version: null, source: 'poll' }), false);
-  assert.equal(tracker.apply({ order: order({ last_updated_date: at(5) }), version: null, source: 'get' }), false);
+  assert.equal(tracker.apply({ order: order(), source: 'create' }), true);
+  // The poll's GET left before the payment and answers after the event's GET, which saw it.
+  assert.equal(tracker.apply({ order: processed(10), source: 'get' }), true);
+  assert.equal(tracker.apply({ order: order(), source: 'poll' }), false, 'the older answer does not step the screen back');
+  assert.equal(tracker.apply({ order: processed(10), source: 'poll' }), false, 'the same answer twice is one change');
+  assert.equal(store.load(ID)?.order.status, 'processed');
   assert.deepEqual(changes.map((o) => o.status), ['created', 'processed']);
 });
 
-test('a webhook is merged over the stored order: fields it does not carry are kept', () => {
+test('a refresh replaces whatever is stored, even a state dated in the future (a row an older kiosk took from a forged webhook)', () => {
   const { store, changes, tracker } = tracked();
-  tracker.apply({ order: order(), version: null, source: 'create' });
-  changes.length = 0;
-  assert.equal(tracker.applyWebhook(webhook('order.processed', 2, 10, { total_paid_amount: '100.00' })), 'applied');
-  const saved = store.load(ID);
-  assert.equal(saved?.version, 2);
-  assert.equal(saved?.order.status, 'processed');
-  assert.equal(saved?.order.status_detail, 'accredited');
-  assert.equal(saved?.order.transactions.payments[0]?.status, 'processed');
-  // Kept from the stored order: what a webhook does not carry.
-  assert.equal(saved?.order.total_amount, '100.00');
-  assert.equal(saved?.order.type_response?.qr_data, '000201');
-  assert.equal(saved?.order.items?.[0]?.title, 'Coffee');
-  assert.equal(saved?.order.config.qr.mode, 'dynamic');
-  assert.equal(saved?.order.created_date, at(0));
-  assert.equal(saved?.order.last_updated_date, at(10), 'date_created of the notification stands in for it');
-  assert.equal('version' in (saved?.order ?? {}), false, 'the version lives beside the order');
-  assert.equal(orderSchema.safeParse(saved?.order).success, true);
-  assert.deepEqual(changes.map((o) => o.status), ['processed']);
-});
-
-test('webhooks out of order and repeated: each change is applied once, older ones are ignored', () => {
-  const { changes, tracker } = tracked();
-  tracker.apply({ order: order(), version: null, source: 'create' });
-  changes.length = 0;
-  const outcomes = [
-    tracker.applyWebhook(webhook('order.refunded', 3, 20)),
-    tracker.applyWebhook(webhook('order.processed', 2, 10)),
-    tracker.applyWebhook(webhook('order.refunded', 3, 20)),
-    tracker.applyWebhook(webhook('order.created', 1, 0)),
-  ];
-  assert.deepEqual(outcomes, ['applied', 'stale', 'stale', 'stale']);
-  assert.deepEqual(changes.map((o) => o.status), ['refunded']);
-});
-
-test('after a poll showed a later state, replayed webhooks for earlier changes do not step it back', () => {
-  const { store, changes, tracker } = tracked();
-  tracker.apply({ order: order(), version: 1, source: 'relay' });
-  const refunded = order({ status: 'refunded', status_detail: 'refunded', last_updated_date: at(20) });
-  assert.equal(tracker.apply({ order: refunded, version: null, source: 'poll' }), true);
-  // The relay comes back and replays what it kept: processed (v2, notified at 10 s), then refunded (v3, at 20 s).
-  assert.equal(tracker.applyWebhook(webhook('order.processed', 2, 10)), 'stale');
-  assert.equal(store.load(ID)?.order.status, 'refunded');
-  assert.equal(tracker.applyWebhook(webhook('order.refunded', 3, 20)), 'applied');
-  assert.equal(store.load(ID)?.version, 3);
-  assert.deepEqual(changes.map((o) => o.status), ['created', 'refunded', 'refunded']);
-});
-
-test('a webhook for an order nothing is stored about asks for a fetch and invents nothing', () => {
-  const { store, changes, fetches, tracker } = tracked();
-  assert.equal(tracker.applyWebhook(webhook('order.processed', 2, 10)), 'needs_fetch');
-  assert.deepEqual(fetches, [ID]);
-  assert.equal(store.load(ID), null);
-  assert.deepEqual(changes, []);
-});
-
-test('bodies that are not orders-topic webhooks are ignored', () => {
-  const { store, tracker } = tracked();
-  tracker.apply({ order: order(), version: null, source: 'create' });
-  assert.equal(tracker.applyWebhook({ topic: 'payment', id: '1', resource: {} }), 'not_an_order');
-  assert.equal(tracker.applyWebhook('not json'), 'not_an_order');
-  assert.equal(tracker.applyWebhook({ ...webhook('order.processed', 2, 10), data: { id: ID, version: 2 } }), 'not_an_order');
+  // What an older kiosk stored from a forged webhook: processed, dated a year ahead.
+  store.save(order({ ...processed(0), last_updated_date: '2027-01-15T12:00:00.000Z' }));
+  assert.equal(tracker.apply({ order: order({ last_updated_date: at(30) }), source: 'poll' }), false, 'a poll cannot beat a future date');
+  assert.equal(tracker.apply({ order: order({ last_updated_date: at(30) }), source: 'refresh' }), true, 'the check says what the platform says');
   assert.equal(store.load(ID)?.order.status, 'created');
+  assert.equal(store.load(ID)?.order.last_updated_date, at(30));
+  // From now on the platform's own later answers win as usual.
+  assert.equal(tracker.apply({ order: processed(40), source: 'get' }), true);
+  assert.deepEqual(changes.map((o) => o.status), ['created', 'processed']);
 });
 
-test('mergeWebhook keeps stored refunds a later webhook does not repeat, and takes the ones it carries', () => {
-  const refund = { id: 'REFTST01JABCDEFGHJKMNPQRSTVW', transaction_id: 'PAYTST01JABCDEFGHJKMNPQRSTVW', amount: '40.00', status: 'processed' as const };
-  const stored = order({ status: 'processed', status_detail: 'partially_refunded', transactions: { payments: processed(10).transactions.payments, refunds: [refund] } });
-  const merged = mergeWebhook(stored, webhook('order.processed', 4, 30));
-  assert.deepEqual(merged?.transactions.refunds, [refund]);
-  const more = { ...refund, id: 'REFTST01JABCDEFGHJKMNPQRSTVX', amount: '60.00' };
-  const carried = mergeWebhook(stored, webhook('order.refunded', 5, 40, { transactions: { payments: [], refunds: [refund, more] } }));
-  assert.deepEqual(carried?.transactions.refunds?.map((r) => r.amount), ['40.00', '60.00']);
+test('a refresh that finds nothing new changes nothing and tells no one', () => {
+  const { changes, tracker } = tracked();
+  tracker.apply({ order: processed(10), source: 'get' });
+  assert.equal(tracker.apply({ order: processed(10), source: 'refresh' }), false);
+  assert.equal(changes.length, 1);
 });

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { RelaySubscriber, eventsUrl, reconnectDelay, type RelayEvent, type RelayStatus } from '../../../../electron/core/live/relay-subscriber.ts';
 
 test('reconnectDelay grows exponentially with jitter over the upper half, up to the cap', () => {
@@ -242,3 +244,83 @@ test('reset: onReset runs before the cursor moves to the id the reset carries; a
   assert.deepEqual(writes, ['90', '']);
   assert.deepEqual(requests.slice(0, 3).map((r) => r.headers['last-event-id'] ?? null), ['3', '90', null]);
 });
+
+/**
+ * A hostile relay on 127.0.0.1 (issue 12): answers every connection with an event stream that sends `pattern` again and
+ * again, as fast as the kiosk reads, and never the line break or blank line that would end it. Counts the bytes each
+ * connection took before the kiosk hung up.
+ */
+async function hostileRelay(pattern: string) {
+  const connections: Array<{ written: number; closed: boolean }> = [];
+  const server = createServer((request, response) => {
+    const connection = { written: 0, closed: false };
+    connections.push(connection);
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = Buffer.from(pattern.repeat(Math.ceil((16 * 1024) / pattern.length)));
+    request.socket.on('close', () => (connection.closed = true));
+    const pump = () => {
+      while (!connection.closed) {
+        connection.written += chunk.length;
+        if (!response.write(chunk)) break;
+      }
+      if (!connection.closed) response.once('drain', pump);
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+for (const [what, pattern] of [
+  ['one endless line', 'x'],
+  ['endless data lines without a blank line', 'data: {"order":"ORD0000000000000000000000000"}\n'],
+] as const) {
+  test(`a relay streaming ${what}: dropped as oversized, logged, reconnected with backoff, memory flat`, async () => {
+    const relay = await hostileRelay(pattern);
+    const delays: number[] = [];
+    const warnings: Array<Record<string, unknown> | undefined> = [];
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapPeak = heapBefore;
+    const subscriber = new RelaySubscriber({
+      url: relay.url,
+      key: 'kiosk-key-0123456789',
+      cursor: memoryCursor().cursor,
+      clock: { now: () => 7 },
+      random: () => 1,
+      backoff: { baseMs: 1000, maxMs: 30_000 },
+      // Time passes instantly: the delays asked for show the backoff, and the hostile relay gets many connections.
+      sleep: async (ms) => {
+        delays.push(ms);
+        heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+      logger: { info: () => undefined, warn: (_message, fields) => warnings.push(fields), error: () => undefined },
+      onEvent: () => assert.fail('nothing is dispatched'),
+      onReset: () => assert.fail('no reset'),
+      onStatus: () => undefined,
+    });
+    try {
+      subscriber.start();
+      await until(() => relay.connections.length >= 8, 'eight connections');
+      await subscriber.stop();
+      await until(() => relay.connections.every((c) => c.closed), 'every connection closed by the kiosk');
+    } finally {
+      await subscriber.stop();
+      await relay.close();
+    }
+    assert.equal(subscriber.lastError?.code, 'oversized');
+    assert.match(subscriber.lastError?.message ?? '', /longer than 65536|more than 65536/);
+    assert.ok(warnings.some((w) => w?.code === 'oversized'), 'the reason is logged');
+    assert.deepEqual(delays.slice(0, 4), [1000, 2000, 4000, 8000], 'a stream cut for its size does not reset the backoff');
+    for (const c of relay.connections) assert.ok(c.written < 32 * 1024 * 1024, `a connection took ${c.written} bytes`);
+    // Generous: an unbounded buffer would have held every byte of every connection.
+    assert.ok(heapPeak - heapBefore < 64 * 1024 * 1024, `heap grew by ${heapPeak - heapBefore} bytes`);
+  });
+}

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SseParser, readSse, type SseItem } from '../../../../electron/core/live/sse-reader.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_SSE_LIMITS, SseLimitError, SseParser, readSse, type SseItem } from '../../../../electron/core/live/sse-reader.ts';
 
 function parse(...chunks: string[]): SseItem[] {
   const parser = new SseParser();
@@ -142,4 +144,95 @@ test('readSse rejects with the stream error, after yielding what came before it'
     /connection reset/,
   );
   assert.deepEqual(items, [{ kind: 'event', id: '', type: 'message', data: 'a' }]);
+});
+
+// issue 12: the reader has limits, so a hostile or broken relay cannot fill the kiosk's memory.
+
+test('a line longer than the limit is refused, in one chunk or in many, and the parser never holds more than the limit', () => {
+  const limits = { maxLineLength: 1024, maxEventSize: 4096 };
+  const whole = new SseParser(limits);
+  assert.throws(() => whole.push(`data: ${'x'.repeat(5000)}`), (error: unknown) => error instanceof SseLimitError && error.limit === 'line' && error.max === 1024);
+  const drip = new SseParser(limits);
+  let peak = 0;
+  assert.throws(() => {
+    for (;;) {
+      drip.push('x'.repeat(100));
+      peak = Math.max(peak, drip.bufferedLength);
+    }
+  }, SseLimitError);
+  assert.ok(peak <= 1024, `held ${peak}`);
+  // A complete line over the limit, inside a chunk that also holds good lines, is refused as well.
+  assert.throws(() => new SseParser(limits).push(`data: a\n\n: ${'y'.repeat(2000)}\n`), SseLimitError);
+});
+
+test('data lines without the blank line that dispatches them are refused at the event limit', () => {
+  const parser = new SseParser({ maxLineLength: 1024, maxEventSize: 4096 });
+  let peak = 0;
+  assert.throws(() => {
+    for (;;) {
+      parser.push(`data: ${'z'.repeat(500)}\n`);
+      peak = Math.max(peak, parser.bufferedLength);
+    }
+  }, (error: unknown) => error instanceof SseLimitError && error.limit === 'event');
+  assert.ok(peak <= 4096, `held ${peak}`);
+});
+
+test('lines and events right at the limits pass, and the default limits are 64 Ki each', () => {
+  const parser = new SseParser({ maxLineLength: 16, maxEventSize: 21 });
+  // "data: " + 10 characters: a 16-character line; two of them make 10 + LF + 10 = 21 characters of data.
+  const line = `data: ${'d'.repeat(10)}\n`;
+  assert.deepEqual(parser.push(`${line}${line}\n`), [{ kind: 'event', id: '', type: 'message', data: `${'d'.repeat(10)}\n${'d'.repeat(10)}` }]);
+  assert.equal(parser.bufferedLength, 0);
+  assert.deepEqual(DEFAULT_SSE_LIMITS, { maxLineLength: 65_536, maxEventSize: 65_536 });
+  const relayEvent = `id: 1\nevent: order.processed\ndata: ${JSON.stringify({ data: { id: 'ORD', pad: 'p'.repeat(60_000) } })}\n\n`;
+  assert.equal(new SseParser().push(relayEvent).length, 1, 'a large but legitimate event passes the defaults');
+});
+
+test('readSse against a real server streaming one endless line: rejected with SseLimitError, buffer bounded, connection closed', async () => {
+  let written = 0;
+  let closedByClient!: () => void;
+  const closed = new Promise<void>((resolve) => (closedByClient = resolve));
+  const server = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = Buffer.alloc(16 * 1024, 'x');
+    let open = true;
+    request.socket.on('close', () => {
+      open = false;
+      closedByClient();
+    });
+    const pump = () => {
+      while (open) {
+        written += chunk.length;
+        if (!response.write(chunk)) break;
+      }
+      if (open) response.once('drain', pump);
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/events`);
+    const parser = new SseParser();
+    let peak = 0;
+    let received = 0;
+    await assert.rejects(
+      (async () => {
+        for await (const item of readSse(response.body as ReadableStream<Uint8Array>, (n) => {
+          received += n;
+          peak = Math.max(peak, parser.bufferedLength);
+        }, parser)) {
+          assert.fail(`nothing is dispatched (${item.kind})`);
+        }
+      })(),
+      (error: unknown) => error instanceof SseLimitError && error.limit === 'line',
+    );
+    peak = Math.max(peak, parser.bufferedLength);
+    assert.ok(peak <= DEFAULT_SSE_LIMITS.maxLineLength, `the parser held ${peak} characters`);
+    assert.ok(received < 4 * 1024 * 1024, `read ${received} bytes before giving up`);
+    await closed;
+    assert.ok(written < 32 * 1024 * 1024, `the server could write only ${written} bytes before the kiosk hung up`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

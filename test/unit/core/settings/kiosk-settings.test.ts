@@ -1,8 +1,9 @@
 // Settings precedence (electron/core/settings/kiosk-settings.ts): what a manager saved over the launch's defaults; the
-// launch's relay key only for the launch's relay; a patch stores what it sets and nothing else.
+// launch's relay key only for the launch's relay; a patch stores what it sets and nothing else; the relay URL is
+// https:// except on this machine (issue 12).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPatch, effectiveRelay, effectiveSettings, sameUrl, type LaunchDefaults } from '../../../../electron/core/settings/kiosk-settings.ts';
+import { applyPatch, effectiveRelay, effectiveSettings, relayUrlProblem, sameUrl, type LaunchDefaults } from '../../../../electron/core/settings/kiosk-settings.ts';
 
 const training: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: 'CL', relay: { url: 'http://127.0.0.1:40001', key: 'launch-key' } };
 const live: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: null, relay: null };
@@ -60,5 +61,24 @@ describe('patches', () => {
       relayUrl: 'https://relay.store.example',
       countryCode: 'UY',
     });
+  });
+});
+
+describe('the relay URL (issue 12: the kiosk key goes with every connection)', () => {
+  test('https:// anywhere; plain http:// only on loopback (localhost, 127.0.0.0/8, [::1])', () => {
+    for (const ok of ['https://relay.store.example', 'https://10.0.0.5:8443/events', 'http://127.0.0.1:8090', 'http://127.9.9.9/', 'http://localhost:8090', 'http://[::1]:8090']) {
+      assert.equal(relayUrlProblem(ok), null, ok);
+    }
+    for (const refused of ['http://relay.store.example', 'http://10.0.0.5:8090', 'http://192.168.1.20', 'http://[::2]/', 'http://localhost.evil.example/', 'http://127.0.0.1.nip.io/']) {
+      assert.match(relayUrlProblem(refused) ?? '', /must start with https:\/\/: the kiosk key would cross the network in clear/, refused);
+    }
+    assert.match(relayUrlProblem('ftp://relay.example/') ?? '', /must start with https:\/\/ \(not ftp:\/\/\)/);
+    assert.equal(relayUrlProblem('relay.example'), 'is not a URL');
+  });
+
+  test('a plain-http relay off this machine stored before the rule is not used: its key is never sent in clear', () => {
+    const stored = effectiveSettings({ relayUrl: 'http://relay.store.example' }, live);
+    assert.equal(stored.relayUrl, 'http://relay.store.example', 'still shown, so a manager sees what to change');
+    assert.equal(effectiveRelay(stored, 'saved-key', live), null);
   });
 });

@@ -40,8 +40,8 @@ afterEach(() => {
 });
 
 describe('operations repo', () => {
-  test('the schema is at migration 3 (catalog)', () => {
-    assert.equal(db.pragma('user_version', { simple: true }), 3);
+  test('the schema is at migration 4 (refund request ids)', () => {
+    assert.equal(db.pragma('user_version', { simple: true }), 4);
   });
 
   test('recording makes a fresh UUID key per operation, stored before anything is sent, and it survives a reopen', () => {

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createLogger } from '../electron/core/logger.ts';
+import type { Logger } from '../electron/core/ports.ts';
+import { startWebShell, type WebShell } from '../electron/web-shell/server.ts';
+import { KIOSK_USAGE, parseKioskConfig } from './kiosk-config.ts';
+import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
+
+export const WEB_USAGE = `npm run web -- ${KIOSK_USAGE.replace(/^Usage: /, '')}`;
+
+export interface WebOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export interface RunningWeb {
+  kiosk: StartedKiosk;
+  shell: WebShell;
+  logger: Logger;
+  /** Closes the web shell, then the kiosk. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The web shell's launch (`npm run web`, launch/web.ts; issue 4 "Web shell"): parses the flags, starts the kiosk
+ * (training mode unless a platform is configured) and the web shell, prints one line with the URL, opens Chromium in
+ * app mode unless --no-open. Log lines go to standard error as JSON, with every secret of the launch redacted (issue
+ * 12): the kiosk's (StartedKiosk.secrets) and the web shell's per-launch secret.
+ * Resolves to the running kiosk, or to `{exitCode}` after one line on standard error: 0 for --help, 2 for bad flags or
+ * config, 1 when the kiosk cannot start (a damaged database, no keychain in live mode: the message says what to do).
+ */
+export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOutput): Promise<RunningWeb | { exitCode: number }> {
+  if (args.includes('--help') || args.includes('-h')) {
+    out.stdout(`Usage: ${WEB_USAGE}`);
+    return { exitCode: 0 };
+  }
+  const parsed = parseKioskConfig(args, env);
+  if (!parsed.ok) {
+    out.stderr(`web: ${parsed.message}\nUsage: ${WEB_USAGE}`);
+    return { exitCode: 2 };
+  }
+  const config = parsed.config;
+
+  // Made before anything logs, so no line can carry it unredacted.
+  const launchSecret = randomBytes(24).toString('hex');
+  let kiosk: StartedKiosk | null = null;
+  const logger = createLogger({ write: (line) => out.stderr(`${line}\n`), secrets: () => [launchSecret, ...(kiosk?.secrets() ?? [])] });
+  try {
+    kiosk = await startKiosk(config, {
+      logger,
+      // issue 4: the authorization_code flow opens the platform's page in the system browser.
+      openBrowser: async (url) => {
+        const opener = ['/usr/bin/xdg-open', '/usr/bin/chromium'].find((path) => existsSync(path));
+        if (!opener) throw new Error('no system browser found to open the authorization page');
+        spawn(opener, [url], { stdio: 'ignore', detached: true }).unref();
+      },
+    });
+  } catch (error) {
+    // One line (issue 12): the reason names the file or the keychain and says what to do.
+    out.stderr(`web: the kiosk could not start: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')}\n`);
+    return { exitCode: 1 };
+  }
+  const staticDir = join(import.meta.dirname, '..', 'renderer', 'dist');
+  const shell = await startWebShell({
+    api: kiosk.core.api,
+    events: kiosk.core.events,
+    staticDir: existsSync(join(staticDir, 'index.html')) ? staticDir : null,
+    port: config.port,
+    secret: launchSecret,
+  });
+  const mode = kiosk.training ? 'training mode' : `live mode, platform ${config.platformUrl}`;
+  out.stdout(`Kiosk (${mode}) at ${shell.url}\n`);
+  if (kiosk.warning) out.stderr(`web: ${kiosk.warning}\n`);
+
+  if (config.open) {
+    const browser = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
+    if (browser) {
+      // App mode: no address bar or tabs, as close to a kiosk window as a browser gets.
+      spawn(browser, [`--app=${shell.url}`, '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update'], { stdio: 'ignore', detached: true }).unref();
+    } else {
+      out.stderr('web: no Chromium found; open the URL above in a browser\n');
+    }
+  }
+
+  const started = kiosk;
+  let stopping: Promise<void> | null = null;
+  return {
+    kiosk: started,
+    shell,
+    logger,
+    stop: () =>
+      (stopping ??= (async () => {
+        await shell.close();
+        await started.close();
+      })()),
+  };
+}
