@@ -129,7 +129,9 @@ describe('live mode, three processes: forged webhooks never decide what the kios
 
   /**
    * A genuine payment of a fresh sale, waited for on the counter display. The relay streams in order and the kiosk
-   * handles one event after the other, so once this shows Paid every event sent before it has been handled.
+   * takes up each event as it reads it (an unknown order is dropped there and then; a known one starts its GET), so
+   * once this shows Paid every event sent before it has reached the kiosk. What a forged event could still do after
+   * that is apply the answer of its own GET: the platform's word.
    */
   async function genuinePaymentShown(): Promise<void> {
     const probe = await charge('1.00');
