@@ -1,5 +1,5 @@
 // Builds the Electron shell's two entry points into out/ (issue 6):
-// - out/main/main.mjs: the main process, ES module; npm packages stay external (electron-builder packs the
+// - out/main/main.mjs: the main process (launch/electron-main.ts), ES module; npm packages stay external (electron-builder packs the
 //   production dependencies, and the native ones, better-sqlite3 and keytar, must be loaded from node_modules).
 // - out/preload/preload.cjs: the preload, one self-contained CommonJS file whose only require is `electron` —
 //   a sandboxed preload cannot load anything else (Electron "Process Sandboxing"). The KioskApi method names are
@@ -28,7 +28,7 @@ export async function bundleElectron(outDir = OUT_DIR): Promise<{ appDir: string
   await Promise.all([
     build({
       ...common,
-      entryPoints: [join(root, 'electron', 'main', 'main.ts')],
+      entryPoints: [join(root, 'launch', 'electron-main.ts')],
       outfile: main,
       platform: 'node',
       format: 'esm',

@@ -4,7 +4,6 @@
 // plus --windowed for the Electron shell.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { bundleElectron } from '../build/bundle-electron.ts';
 import { findElectronBinary, nativeModulesProblem } from '../build/electron-binary.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -18,6 +17,8 @@ if (!binary.ok || problem) {
   process.argv = [...process.argv.slice(0, 2), ...args.filter((arg) => arg !== '--windowed')];
   await import('./web.ts');
 } else {
+  // The bundler (esbuild, a devDependency) is loaded only when the Electron shell is about to run, not for the web shell.
+  const { bundleElectron } = await import('../build/bundle-electron.ts');
   const { appDir } = await bundleElectron();
   const child = spawn(binary.path, [appDir, ...args], { stdio: 'inherit', cwd: root });
   // Ctrl+C or a service manager's SIGTERM reaches the kiosk, which closes its database before it exits.

@@ -13,7 +13,11 @@ import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
 import { EventStream, type StreamOptions } from './sse-stream.ts';
-import { IPN_LOOKUPS, backoffDelay, resourceOwner, shouldRetry, type RetryPolicy } from './ipn.ts';
+import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
+import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../node-common/retry.ts';
+import { abortableSleep } from '../node-common/sleep.ts';
+import { listeningUrl } from '../node-common/listen.ts';
+import { systemClock, type Clock, type Random } from '../node-common/time.ts';
 import { IPN_TOPICS } from '../shared/schemas/notification.ts';
 
 export interface RelayOptions {
@@ -42,9 +46,9 @@ export interface RelayOptions {
   redisUrl?: string;
   /** A log built by the caller (overrides dataFile and redisUrl). */
   log?: EventLog;
-  clock?: { now(): number };
+  clock?: Clock;
   fetch?: typeof fetch;
-  random?: () => number;
+  random?: Random;
   /** seed-independent decision of issue 3: the signature's ts must be within 300 s of our clock. */
   toleranceSeconds?: number;
   retentionMs?: number;
@@ -87,7 +91,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   const platformTokenOwner = tokenOwner(options.platformToken);
   if (options.platformToken && platformTokenOwner && !sellerTokens.has(platformTokenOwner)) sellerTokens.set(platformTokenOwner, options.platformToken);
   const confirmTimeoutMs = options.confirmTimeoutMs ?? 3000;
-  const clock = options.clock ?? { now: () => Date.now() };
+  const clock = options.clock ?? systemClock;
   const retentionMs = options.retentionMs ?? 7 * DAY;
   if (!options.log && options.redisUrl && options.dataFile) throw new Error('dataFile and redisUrl are two different logs: give one of them');
   const log = options.log ?? (options.redisUrl ? new RedisEventLog(options.redisUrl, retentionMs) : new SqliteEventLog(options.dataFile ?? ':memory:'));
@@ -111,7 +115,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     batchSize: 500,
     ...options.stream,
   };
-  const ipnRetry = options.ipnRetry ?? { attempts: 8, baseMs: 1000, maxMs: 60_000 };
+  const ipnRetry = options.ipnRetry ?? { maxAttempts: 8, baseMs: 1000, maxMs: 60_000 };
   const doFetch = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
   const streams = new Set<EventStream>();
@@ -247,16 +251,17 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
 
   async function fetchAndAppend(topic: string, id: string, requestId: string | undefined, ticket: LookupTicket): Promise<void> {
     const url = options.platformUrl.replace(/\/$/, '') + (IPN_LOOKUPS[topic] as (id: string) => string)(id);
-    for (let attempt = 0; attempt < ipnRetry.attempts && !closing; attempt += 1) {
+    for (let attempt = 0; attempt < ipnRetry.maxAttempts && !closing; attempt += 1) {
       const release = await ticket.turn();
       if (release === null) return;
       let status: number | null = null;
-      let retryAfterMs: number | null = null;
+      let serverWaitMs: number | null = null;
       let resource: Record<string, unknown> | null = null;
       try {
         const response = await doFetch(url, { headers: { authorization: `Bearer ${options.platformToken}` }, signal: AbortSignal.timeout(10_000) });
         status = response.status;
-        retryAfterMs = retryAfter(response.headers.get('retry-after'));
+        // Delta-seconds of up to 6 digits only: the relay's IPN lookups have always ignored the HTTP-date form.
+        serverWaitMs = retryAfterMs(response.headers.get('retry-after'), clock.now(), { dates: false, maxDigits: 6 });
         // Read a failed answer to its end so the connection can be reused.
         if (response.ok) resource = (await response.json()) as Record<string, unknown>;
         else await response.arrayBuffer().catch(() => undefined);
@@ -277,9 +282,10 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       } else {
         metrics.inc('relay_ipn_fetch_failures_total', { topic });
       }
-      if (!shouldRetry(status) || attempt + 1 >= ipnRetry.attempts || !ticket.retryLater()) return;
+      if (!shouldRetry(status) || attempt + 1 >= ipnRetry.maxAttempts || !ticket.retryLater()) return;
       // style guide 8: honour Retry-After (bounded by the policy's cap); the wait ends early when the relay closes.
-      await abortableSleep(Math.min(retryAfterMs ?? backoffDelay(attempt, ipnRetry, random), ipnRetry.maxMs), shutdown.signal);
+      // backoffDelay counts failed attempts from 1; `attempt` counts from 0.
+      await abortableSleep(Math.min(serverWaitMs ?? backoffDelay(attempt + 1, ipnRetry, random), ipnRetry.maxMs), shutdown.signal);
     }
   }
 
@@ -365,8 +371,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     metrics,
     async listen(port = 0, host = '127.0.0.1') {
       await app.listen({ port, host });
-      const address = app.server.address();
-      if (address === null || typeof address === 'string') throw new Error('the relay is not listening on a TCP port');
+      const url = listeningUrl(app.server, host, 'the relay');
       if (metricsAccess.port !== undefined && metricsListener === null) {
         try {
           metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits);
@@ -375,7 +380,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
           throw Object.assign(new Error((error as Error).message), { code: (error as NodeJS.ErrnoException).code, listener: 'metrics' });
         }
       }
-      return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      return url;
     },
     metricsUrl: () => metricsListener?.url ?? null,
     prune: pruneNow,
@@ -394,24 +399,6 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       await log.close();
     },
   };
-}
-
-function retryAfter(header: string | null): number | null {
-  if (header === null || !/^\d{1,6}$/.test(header.trim())) return null;
-  return Number(header.trim()) * 1000;
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function single(value: string | string[] | undefined): string | undefined {

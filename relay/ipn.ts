@@ -6,23 +6,6 @@ export const IPN_LOOKUPS: Record<string, (id: string) => string> = {
   point_integration_ipn: (id) => `/point/integration-api/payment-intents/${encodeURIComponent(id)}`,
 };
 
-export interface RetryPolicy {
-  attempts: number;
-  baseMs: number;
-  maxMs: number;
-}
-
-/** Capped exponential backoff with full jitter (style guide 8). */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** attempt);
-  return Math.floor(random() * cap);
-}
-
-/** Network errors, 429 and 5xx are worth another try; other 4xx are not (style guide 8). */
-export function shouldRetry(status: number | null): boolean {
-  return status === null || status === 429 || status >= 500;
-}
-
 /** The seller an IPN resource belongs to, from the fields the lookup endpoints return. */
 export function resourceOwner(resource: Record<string, unknown>): string | null {
   const candidates = [resource.collector_id, (resource.collector as Record<string, unknown> | undefined)?.id, resource.user_id];

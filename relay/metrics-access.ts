@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listen } from '../node-common/listen.ts';
 import type { RelayMetrics } from './metrics.ts';
 import { capConnections, httpServerOptions, type ServerLimits } from './server-limits.ts';
 
@@ -41,17 +42,9 @@ export async function listenForMetrics(access: MetricsAccess & { port: number },
   });
   capConnections(server, limits, () => undefined);
   const host = access.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(access.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the metrics listener is not on a TCP port');
+  const url = await listen(server, access.port, host, 'the metrics listener');
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    url,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

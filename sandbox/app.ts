@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SandboxClock, systemClock, type Clock } from './clock.ts';
 import { cryptoRandom, IdGenerator, type Random } from './ids.ts';
+import { listeningUrl } from '../node-common/listen.ts';
 import { SandboxState } from './state.ts';
 import { SqlitePersistence } from './store/sqlite-persistence.ts';
 import { OAuthService } from './domain/oauth.ts';
@@ -21,6 +22,7 @@ import { registerAuthorizationPage } from './routes/authorization-page.ts';
 import { registerTokenizeRoutes } from './routes/tokenize.ts';
 import { registerLegacyRoutes } from './routes/legacy.ts';
 import { generateMerchantKey, exportMerchantKey, importMerchantKey, type MerchantKey, type StoredMerchantKey } from './wallet/merchant-key.ts';
+import type { SandboxContext } from './context.ts';
 
 export interface SandboxOptions {
   /** Base clock; the sandbox adds the offset of POST /sandbox/clock on top. */
@@ -88,22 +90,6 @@ export interface Sandbox {
   /** Listens on 127.0.0.1 (or host) and returns the base URL, e.g. http://127.0.0.1:43121. */
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
-}
-
-export interface SandboxContext {
-  clock: SandboxClock;
-  state: SandboxState;
-  ids: IdGenerator;
-  oauth: OAuthService;
-  orders: OrderService;
-  idempotency: IdempotencyStore;
-  notifier: Notifier;
-  legacy: LegacyService;
-  sellers: SellerService;
-  faults: FaultTable;
-  merchantKey: MerchantKey;
-  controlHosts: ControlHosts;
-  sweep(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -196,10 +182,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
       // issue 12: the name it was told to listen on is one the control API answers to.
       controlHosts.allow(host);
       await app.listen({ port, host });
-      const address = app.server.address();
-      if (address === null || typeof address === 'string') throw new Error('the sandbox is not listening on a TCP port');
-      const shownHost = host.includes(':') ? `[${host}]` : host;
-      return `http://${shownHost}:${address.port}`;
+      return listeningUrl(app.server, host, 'the sandbox');
     },
     async close() {
       if (timer) clearInterval(timer);
@@ -350,4 +333,3 @@ function sendFaultError(reply: FastifyReply, path: string, status: number): Fast
   return reply.code(status).send(apiErrorBody(code, ['injected fault']));
 }
 
-export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;

@@ -1,23 +1,7 @@
-/** Anything that expires, schedules or signs a timestamp takes a clock (style guide 7). Milliseconds since the epoch. */
-export interface Clock {
-  now(): number;
-}
+import type { Clock } from '../node-common/time.ts';
 
-export const systemClock: Clock = { now: () => Date.now() };
-
-/** A clock tests move by hand. */
-export class ManualClock implements Clock {
-  #now: number;
-  constructor(start: number | Date = Date.UTC(2026, 0, 15, 12, 0, 0)) {
-    this.#now = typeof start === 'number' ? start : start.getTime();
-  }
-  now(): number {
-    return this.#now;
-  }
-  advance(ms: number): void {
-    this.#now += ms;
-  }
-}
+// Anything that expires, schedules or signs a timestamp takes a clock (style guide 7); one Clock for every process.
+export { systemClock, type Clock } from '../node-common/time.ts';
 
 /**
  * The sandbox's own time: a base clock plus the offset that POST /sandbox/clock adds. Expiries, code validity, the

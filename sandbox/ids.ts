@@ -1,7 +1,8 @@
 import { randomFillSync } from 'node:crypto';
+import type { Random } from '../node-common/time.ts';
 
-/** Random source, injectable for repeatable tests (style guide 7). Returns a float in [0, 1). */
-export type Random = () => number;
+// Random source, injectable for repeatable tests (style guide 7); one Random for every process.
+export type { Random } from '../node-common/time.ts';
 
 const BYTES_PER_DRAW = 6;
 const DRAWS_PER_FILL = 1024;

@@ -1,6 +1,6 @@
 // ISO 8601 durations as used by the order's expiration_time (seed 2.5, 4.3: "PT5M"; min 30 s, max 3600 h).
 // Only components with a fixed length in seconds are accepted, because an expiry has to become an instant.
-// The seed 4.3 bounds are the caller's to check: this module only turns text into seconds and back.
+// The seed 4.3 bounds are the caller's to check: this module only turns text into seconds.
 
 export type DurationResult = { ok: true; seconds: number } | { ok: false; reason: string };
 
@@ -11,7 +11,6 @@ const SECONDS_PER_MINUTE = 60;
 
 /** A bound of our own: ten digits keep every accepted total below Number.MAX_SAFE_INTEGER. */
 const MAX_COMPONENT_DIGITS = 10;
-const MAX_DAYS = 10 ** MAX_COMPONENT_DIGITS - 1;
 
 /** PnW alone, or P[nD][T[nH][nM][n[(.|,)fff]S]]; ISO 8601 allows a fraction on the last component, we allow it on S only. */
 const DURATION = /^P(?:([0-9]+)W|(?:([0-9]+)D)?(?:T(?:([0-9]+)H)?(?:([0-9]+)M)?(?:([0-9]+)(?:[.,]([0-9]{1,3}))?S)?)?)$/;
@@ -47,45 +46,6 @@ export function parseDuration(text: string): DurationResult {
   // Parsing the decimal text gives the closest double to the written value, which adding a fraction would not.
   const seconds = fraction === undefined ? whole : Number(`${whole}.${fraction}`);
   return { ok: true, seconds };
-}
-
-/**
- * Canonical ISO 8601 form of `seconds`: days, then hours, minutes and seconds, zero components left out
- * (900 → "PT15M", 5400 → "PT1H30M", 90000 → "P1DT1H", 0 → "PT0S"). Weeks are never written, so
- * 604800 → "P7D". Throws RangeError for negative or non-finite input, more than 3 decimals, or a value
- * parseDuration would refuse (more than 10 digits of days).
- */
-export function formatDuration(seconds: number): string {
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
-    throw new RangeError(`duration must be a finite number of seconds, got ${String(seconds)}`);
-  }
-  if (seconds < 0) throw new RangeError(`duration must not be negative, got ${seconds}`);
-  if (!Number.isSafeInteger(Math.floor(seconds))) throw new RangeError(`duration ${seconds} is too large`);
-  // The shortest decimal text of the number is what parseDuration reads back to the same number; below
-  // MAX_SAFE_INTEGER it only uses an exponent for tiny fractions (1e-7), which have too many decimals anyway.
-  const written = /^([0-9]+)(?:\.([0-9]+))?$/.exec(String(Math.abs(seconds)));
-  const wholeText = written?.[1];
-  const fraction = written?.[2];
-  if (wholeText === undefined || (fraction !== undefined && fraction.length > 3)) {
-    throw new RangeError(`duration ${seconds} has more than 3 decimals`);
-  }
-  const whole = Number(wholeText);
-  const days = Math.floor(whole / SECONDS_PER_DAY);
-  if (days > MAX_DAYS) throw new RangeError(`duration ${seconds} is too large`);
-  let rest = whole - days * SECONDS_PER_DAY;
-  const hours = Math.floor(rest / SECONDS_PER_HOUR);
-  rest -= hours * SECONDS_PER_HOUR;
-  const minutes = Math.floor(rest / SECONDS_PER_MINUTE);
-  const secs = rest - minutes * SECONDS_PER_MINUTE;
-
-  let time = '';
-  if (hours > 0) time += `${hours}H`;
-  if (minutes > 0) time += `${minutes}M`;
-  if (fraction !== undefined) time += `${secs}.${fraction}S`;
-  else if (secs > 0) time += `${secs}S`;
-  const date = days > 0 ? `${days}D` : '';
-  if (date === '' && time === '') return 'PT0S';
-  return time === '' ? `P${date}` : `P${date}T${time}`;
 }
 
 function toInt(digits: string | undefined): number {

@@ -7,8 +7,12 @@ export type Currency = (typeof CURRENCIES)[number];
 
 export type AmountResult = { ok: true; minor: number } | { ok: false; reason: string };
 
-/** seed 2.5: digits, optionally "." and exactly two digits; no sign, exponent, spaces or leading zeros. */
-const DECIMAL_STRING = /^(0|[1-9][0-9]*)(\.[0-9]{2})?$/;
+/**
+ * seed 2.5: digits, optionally "." and exactly two digits; no sign, exponent, spaces or leading zeros. The one
+ * definition of the wire format: the schemas' `decimalString` checks with it too (currency rules such as CLP's are not
+ * checked here).
+ */
+export const DECIMAL_STRING = /^(0|[1-9][0-9]*)(\.[0-9]{2})?$/;
 
 /**
  * A bound of our own, not the platform's: 12 integer digits (under a trillion) is far above any counter sale,
@@ -23,11 +27,6 @@ export function isCurrency(value: string): value is Currency {
 /** platform-facts "Identifiers and formats": CLP has no minor unit ("1500"); the others have cents. */
 export function minorUnitDigits(currency: Currency): 0 | 2 {
   return currency === 'CLP' ? 0 : 2;
-}
-
-/** True when `text` is in the wire format of seed 2.5 (currency rules such as CLP's are not checked here). */
-export function isDecimalString(text: string): boolean {
-  return typeof text === 'string' && DECIMAL_STRING.test(text);
 }
 
 /**

@@ -29,6 +29,7 @@ import { COUNTRY_CURRENCY } from '../../shared/schemas/common.ts';
 import type { CreateOrderRequest, Order } from '../../shared/schemas/order.ts';
 import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
 import { parseDuration } from '../../shared/duration.ts';
+import { systemClock } from '../../node-common/time.ts';
 
 export interface KioskCoreOptions {
   /** Folder of the kiosk's database (kiosk.sqlite). */
@@ -77,7 +78,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
   // issue 12: every secret that passes through the vault is remembered for secrets() (the logger's redaction list).
   const vault = new RememberingVault(given.vault);
   const options: KioskCoreOptions = { ...given, vault };
-  const clock = options.clock ?? { now: () => Date.now() };
+  const clock = options.clock ?? systemClock;
   const random = options.random ?? (() => randomInt(0, 2 ** 47) / 2 ** 47);
   const logger = options.logger ?? silentLogger;
   const db: Database.Database = openKioskDatabase(join(options.dataDir, 'kiosk.sqlite'));

@@ -91,11 +91,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-/** Redacts one string the way the logger does; for other sinks that must not carry secrets (crash reports). */
-export function redactText(text: string, secrets: readonly string[] = []): string {
-  return new Redactor(secrets.filter((s) => s.length > 0)).text(text);
-}
-
 class Redactor {
   readonly #exact: Set<string>;
   // Longest first, so a secret that contains another is hidden whole.

@@ -11,7 +11,7 @@ import { VaultUnavailableError, type Clock } from './ports.ts';
 // Online, the attempt limit here is what protects the PIN.
 
 /** 4 to 8 digits, as the KioskApi schema says. */
-export const PIN_PATTERN = /^\d{4,8}$/;
+const PIN_PATTERN = /^\d{4,8}$/;
 export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCKOUT_MS = 5 * 60_000;
 /** Each further lockout without a correct PIN in between lasts twice as long, up to this. */

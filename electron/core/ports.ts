@@ -3,10 +3,7 @@ import type { CreateOrderRequest, Order, RefundOrderRequest, RefundOrderResponse
 // The seams of the kiosk core (style guide 7): everything that reads time, randomness, the network or the keychain
 // takes it as one of these, so the same services run in Electron, in the web shell and in tests.
 
-export interface Clock {
-  now(): number;
-}
-export type Random = () => number;
+export type { Clock, Random } from '../../node-common/time.ts';
 
 /** Log lines never carry tokens or secrets: callers pass fields, and the logger redacts known secret shapes anyway. */
 export interface Logger {

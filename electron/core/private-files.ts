@@ -6,7 +6,7 @@ import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, statSync } from 
 // process-wide, and the embedded sandbox and relay (training) open their own files in this same process at the same time.
 // On Windows chmod only toggles the read-only attribute; these modes keep the owner's write bit, so they do no harm.
 
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 export class PrivateFileError extends Error {}

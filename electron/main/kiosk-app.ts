@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import type { App, BrowserWindow, BrowserWindowConstructorOptions, Dialog, IpcMain, Menu, Protocol, Screen, Session, Shell } from 'electron';
 import { createLogger } from '../core/logger.ts';
-import type { Clock, Logger } from '../core/ports.ts';
-import type { KioskConfigResult, KioskLaunchConfig } from '../../launch/kiosk-config.ts';
-import type { KioskExtras, StartedKiosk } from '../../launch/start-kiosk.ts';
+import type { Clock, Logger, ReceiptPrinter } from '../core/ports.ts';
 import { APP_SCHEME_PRIVILEGES, appUrl, serveApp } from './app-protocol.ts';
 import { CrashPolicy, watchRenderer } from './crash-recovery.ts';
 import { pickCustomerDisplay } from './customer-display.ts';
-import { registerKioskIpc, type KioskIpc } from './kiosk-ipc.ts';
+import { registerKioskIpc, type KioskIpc, type KioskIpcOptions } from './kiosk-ipc.ts';
 import { lockDownContents, lockDownSession } from './lockdown.ts';
 import { findRefusedSwitch } from './refused-switches.ts';
 import { openLogFile } from './log-file.ts';
@@ -28,15 +26,37 @@ export interface ElectronModule {
   dialog: Pick<Dialog, 'showErrorBox'>;
 }
 
-export interface KioskAppDeps {
+/**
+ * What the shell reads of a launch configuration, and what it uses of the kiosk the launch starts. They are declared
+ * here, the shell's side, and launch/ (kiosk-config.ts, start-kiosk.ts) satisfies them: launch/ imports electron/,
+ * never the other way (issue 13: no folder cycle).
+ */
+export interface ShellLaunchConfig {
+  dataDir: string;
+  mode: string;
+}
+export interface ShellKiosk {
+  core: Pick<KioskIpcOptions, 'api' | 'events'>;
+  training: boolean;
+  warning: string | null;
+  secrets(): string[];
+  close(): Promise<void>;
+}
+export interface ShellExtras {
+  logger: Logger;
+  openBrowser: (url: string) => Promise<void>;
+  printer: ReceiptPrinter;
+}
+
+export interface KioskAppDeps<Config extends ShellLaunchConfig = ShellLaunchConfig> {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
   /** renderer/dist and the built preload (out/preload/preload.cjs). */
   paths: { rendererDir: string; preload: string };
-  /** launch/kiosk-config.ts parseKioskConfig. */
-  parseConfig: (argv: string[], env: NodeJS.ProcessEnv) => KioskConfigResult;
-  /** launch/start-kiosk.ts startKiosk. */
-  startKiosk: (config: KioskLaunchConfig, extras: KioskExtras) => Promise<StartedKiosk>;
+  /** launch/kiosk-config.ts parseKioskConfig, injected by launch/electron-main.ts. */
+  parseConfig: (argv: string[], env: NodeJS.ProcessEnv) => { ok: true; config: Config } | { ok: false; message: string };
+  /** launch/start-kiosk.ts startKiosk, injected by launch/electron-main.ts. */
+  startKiosk: (config: Config, extras: ShellExtras) => Promise<ShellKiosk>;
   clock?: Clock;
   /** Where log lines are echoed besides the log file (standard error); tests pass their own. */
   echo?: (line: string) => void;
@@ -55,7 +75,7 @@ export interface RunningKioskApp {
  * app must not run (another instance holds the lock, bad flags or config, the core cannot start): the reason is on
  * standard error and in an error box, and the app exits.
  */
-export async function runKioskApp(electron: ElectronModule, deps: KioskAppDeps): Promise<RunningKioskApp | null> {
+export async function runKioskApp<Config extends ShellLaunchConfig>(electron: ElectronModule, deps: KioskAppDeps<Config>): Promise<RunningKioskApp | null> {
   const { app } = electron;
   const echo = deps.echo ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const fail = (message: string, code: number): null => {
@@ -95,7 +115,7 @@ export async function runKioskApp(electron: ElectronModule, deps: KioskAppDeps):
 
   const logFile = openLogFile(join(config.dataDir, 'logs'));
   // Declared before the logger, which asks it for the secrets to redact on every line (issue 12).
-  let running: StartedKiosk | null = null;
+  let running: ShellKiosk | null = null;
   const logger = createLogger({
     write: (line) => {
       logFile.write(line);

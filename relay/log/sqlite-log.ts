@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
+import { configureSqlite, migrateSqlite } from '../../node-common/sqlite.ts';
 import type { AppendInput, AppendResult, EventLog, ReadResult, RelayEvent } from './event-log.ts';
 
 // Numbered migrations (style guide 11), STRICT tables, explicit indexes.
@@ -53,10 +54,8 @@ export class SqliteEventLog implements EventLog {
 
   constructor(readonly file: string) {
     this.#db = new Database(file);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = FULL');
-    this.#db.pragma('busy_timeout = 5000');
-    migrate(this.#db, file);
+    configureSqlite(this.#db, { synchronous: 'FULL' });
+    migrateSqlite(this.#db, MIGRATIONS, { newer: (version, known) => new Error(`${file}: schema version ${version} is newer than this relay understands (${known})`) });
     this.#emitter.setMaxListeners(0);
     const db = this.#db;
     this.#stmts = {
@@ -193,15 +192,4 @@ export class SqliteEventLog implements EventLog {
 
 function toEvent(row: EventRow): RelayEvent {
   return { id: String(row.id), userId: row.user_id, posId: row.pos_id, type: row.type, receivedAt: row.received_at, payload: row.payload };
-}
-
-function migrate(db: Database.Database, file: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) throw new Error(`${file}: schema version ${version} is newer than this relay understands (${MIGRATIONS.length})`);
-  for (let v = version; v < MIGRATIONS.length; v += 1) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v] as string);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
 }

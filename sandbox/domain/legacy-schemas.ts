@@ -37,7 +37,7 @@ export const chargebackRequestSchema = z.strictObject({
 export type ChargebackRequest = z.infer<typeof chargebackRequestSchema>;
 
 /** seed 6.1 "Point Integrations": how a payment attempt on a point device ends. */
-export const POINT_OUTCOMES = ['FINISHED', 'CANCELED', 'ERROR'] as const;
+const POINT_OUTCOMES = ['FINISHED', 'CANCELED', 'ERROR'] as const;
 
 /**
  * Control API: a payment attempt on a point device. amount is an integer in the smallest unit of the seller's

@@ -531,7 +531,7 @@ export class LegacyService {
 }
 
 /** The legacy wire format carries money as numbers of major units; the number is read from the decimal text. */
-export function majorUnits(minor: number, currency: Currency): number {
+function majorUnits(minor: number, currency: Currency): number {
   return Number(formatAmount(minor, currency));
 }
 
@@ -539,7 +539,7 @@ export function majorUnits(minor: number, currency: Currency): number {
  * seed 4.8 transaction_amount is a JSON number. It is judged by its shortest decimal text (what JSON.stringify would
  * write): at most two decimals, CLP whole, then parsed as a decimal string, so 0.1 + 0.2 is refused, not rounded.
  */
-export function minorFromNumber(value: number, currency: Currency): AmountResult {
+function minorFromNumber(value: number, currency: Currency): AmountResult {
   const text = String(value);
   const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
   if (!match) return { ok: false, reason: `${text} must be a positive number with at most two decimals` };

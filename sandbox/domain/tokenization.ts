@@ -10,7 +10,7 @@ import type { CardToken, TokenizeRequest } from '../../shared/schemas/tokenize.t
  * Decision (the document gives no lifetime): a card token lives 7 days on the sandbox clock. Real card tokens are
  * short-lived and single use; 7 days is long enough for any test to move the clock across the edge on purpose.
  */
-export const CARD_TOKEN_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+const CARD_TOKEN_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * seed 2.3: "bin: first digits of the card". Decision: 6 digits, the same value the payment document shows as

@@ -36,7 +36,7 @@ export const MAX_REGEX_INPUT = 512;
  * its quantifiers' repeat counts and its alternatives, see regexHazard). At this bound V8 needs a few milliseconds
  * in the worst case; `^.*.*.*x` (about 2.2e7) is past it.
  */
-export const MAX_REGEX_PATHS = 1_000_000;
+const MAX_REGEX_PATHS = 1_000_000;
 
 /**
  * Fault injection for reliability tests (issue 2, POST /sandbox/faults). A path pattern is a glob: `*` matches within

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SandboxContext } from '../app.ts';
+import type { SandboxContext } from '../context.ts';
 import { escapeHtml, page } from '../http/html.ts';
 import { OAuthError } from '../http/replies.ts';
 import { rawBody } from '../http/body.ts';

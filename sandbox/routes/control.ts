@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { SandboxContext } from '../app.ts';
+import type { SandboxContext } from '../context.ts';
 import { jsonBody, schemaError } from '../http/body.ts';
 import { ApiError } from '../http/replies.ts';
 import { isoTimestamp } from '../clock.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SandboxContext } from '../app.ts';
+import type { SandboxContext } from '../context.ts';
 import { parseJson, rawBody } from '../http/body.ts';
 import { OAuthError } from '../http/replies.ts';
 import { tokenRequestSchema } from '../../shared/schemas/oauth.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SandboxContext } from '../app.ts';
+import type { SandboxContext } from '../context.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, parseJson, rawBody, schemaError } from '../http/body.ts';
 import { ApiError } from '../http/replies.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { SandboxContext } from '../app.ts';
+import type { SandboxContext } from '../context.ts';
 import { escapeHtml, page } from '../http/html.ts';
 import { ApiError } from '../http/replies.ts';
 import { formatAmount } from '../../shared/money.ts';

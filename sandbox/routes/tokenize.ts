@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { SandboxContext } from '../app.ts';
+import type { SandboxContext } from '../context.ts';
 import { parseJson, rawBody } from '../http/body.ts';
 import { ApiError } from '../http/replies.ts';
 import { tokenizeWallet } from '../domain/tokenization.ts';

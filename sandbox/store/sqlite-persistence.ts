@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { configureSqlite, migrateSqlite } from '../../node-common/sqlite.ts';
 import type { Persistence } from './collection.ts';
 
 // Numbered migrations (style guide 11). The sandbox stores JSON documents per kind: its records are the platform's
@@ -58,10 +59,12 @@ export class SqlitePersistence implements Persistence {
     try {
       db = new Database(file);
       // Reading the header is where a file that is not a database shows itself.
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 5000');
-      migrate(db, file);
+      configureSqlite(db, { synchronous: 'NORMAL' });
+      migrateSqlite(db, MIGRATIONS, {
+        newer: (version, known) => new DataFileError(file, `its schema version ${version} is newer than this sandbox's (${known}); upgrade the sandbox`),
+        // A SQLite file of some other program: refuse it rather than add a table to it.
+        foreign: () => new DataFileError(file, 'it is a SQLite database of another program (it has tables but no sandbox schema version)'),
+      });
       this.#upsert = db.prepare('INSERT INTO records (kind, id, body) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET body = excluded.body');
       this.#delete = db.prepare('DELETE FROM records WHERE kind = ? AND id = ?');
       this.#select = db.prepare('SELECT id, body FROM records WHERE kind = ? ORDER BY rowid');
@@ -133,23 +136,5 @@ export class SqlitePersistence implements Persistence {
   }
   close(): void {
     if (this.#db.open) this.#db.close();
-  }
-}
-
-function migrate(db: Database.Database, file: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    throw new DataFileError(file, `its schema version ${version} is newer than this sandbox's (${MIGRATIONS.length}); upgrade the sandbox`);
-  }
-  if (version === 0) {
-    // A SQLite file of some other program: refuse it rather than add a table to it.
-    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as { n: number };
-    if (tables.n > 0) throw new DataFileError(file, 'it is a SQLite database of another program (it has tables but no sandbox schema version)');
-  }
-  for (let v = version; v < MIGRATIONS.length; v += 1) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v] as string);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
   }
 }

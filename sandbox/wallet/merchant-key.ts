@@ -16,7 +16,7 @@ export interface StoredMerchantKey {
   privateKeyPkcs8Pem: string;
 }
 
-export const DEFAULT_MERCHANT_IDENTIFIER = 'merchant.com.sandbox.qrkiosk';
+const DEFAULT_MERCHANT_IDENTIFIER = 'merchant.com.sandbox.qrkiosk';
 
 // Node names P-256 "prime256v1" (the OpenSSL name) in asymmetricKeyDetails.
 const P256 = 'prime256v1';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { DECIMAL_STRING } from '../money.ts';
 
 /** seed 2.5: "decimal strings with two decimal places or none". Currency-specific rules live in money.ts. */
-export const decimalString = z.string().regex(/^(0|[1-9][0-9]*)(\.[0-9]{2})?$/, 'must be a decimal string with two decimals or none');
+export const decimalString = z.string().regex(DECIMAL_STRING, 'must be a decimal string with two decimals or none');
 
 /** seed 2.5 / platform-facts: yyyy-MM-ddTHH:mm:ss.sssZ, always UTC with milliseconds. */
 export const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'must be yyyy-MM-ddTHH:mm:ss.sssZ');
@@ -9,7 +10,6 @@ export const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\
 import { ORDER_ID_PATTERN } from '../kiosk-names.ts';
 
 export { COUNTRY_CURRENCY, ORDER_ID_PATTERN, isSupportedCountry } from '../kiosk-names.ts';
-export type { CountryCode as SupportedCountry } from '../kiosk-names.ts';
 export const orderId = z.string().regex(ORDER_ID_PATTERN, 'must be ORD followed by 26 alphanumeric characters');
 
 export const currency = z.enum(['ARS', 'BRL', 'CLP', 'UYU']);

@@ -12,7 +12,6 @@ export type OrderAction = (typeof ORDER_ACTIONS)[number];
  * a fact (issue 12): the receiver GETs the order with its own token and takes its state from that answer only.
  */
 export const orderWakeUpSchema = z.looseObject({ data: z.looseObject({ id: orderId }) });
-export type OrderWakeUp = z.infer<typeof orderWakeUpSchema>;
 
 /** seed 2.10 / 6.1: IPN topics. */
 export const IPN_TOPICS = ['payment', 'chargebacks', 'merchant_order', 'point_integration_ipn'] as const;

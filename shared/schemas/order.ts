@@ -5,10 +5,10 @@ import { currency, decimalString, orderId, timestamp } from './common.ts';
 export const ORDER_STATUSES = ['created', 'processed', 'canceled', 'refunded', 'expired'] as const;
 export const ORDER_STATUS_DETAILS = ['created', 'canceled', 'accredited', 'refunded', 'expired', 'partially_refunded'] as const;
 // seed 2.8: payment transaction status and detail (ready_to_process at creation).
-export const PAYMENT_STATUSES = ['created', 'canceled', 'processed', 'refunded', 'expired'] as const;
-export const PAYMENT_STATUS_DETAILS = ['created', 'ready_to_process', 'canceled_by_api', 'accredited', 'refunded', 'expired', 'in_review'] as const;
+const PAYMENT_STATUSES = ['created', 'canceled', 'processed', 'refunded', 'expired'] as const;
+const PAYMENT_STATUS_DETAILS = ['created', 'ready_to_process', 'canceled_by_api', 'accredited', 'refunded', 'expired', 'in_review'] as const;
 // seed 2.9
-export const REFUND_STATUSES = ['processing', 'processed', 'failed'] as const;
+const REFUND_STATUSES = ['processing', 'processed', 'failed'] as const;
 // seed 4.3
 export const QR_MODES = ['static', 'dynamic', 'hybrid'] as const;
 // seed 2.7
@@ -82,7 +82,7 @@ export const refundOrderRequestSchema = z.strictObject({
 export type RefundOrderRequest = z.infer<typeof refundOrderRequestSchema>;
 
 /** seed 2.8 */
-export const paymentTransactionSchema = z.object({
+const paymentTransactionSchema = z.object({
   id: z.string(),
   amount: decimalString,
   status: z.enum(PAYMENT_STATUSES),
@@ -95,17 +95,15 @@ export const paymentTransactionSchema = z.object({
     .optional(),
   discounts: z.object({ type: z.enum(DISCOUNT_METHOD_TYPES) }).optional(),
 });
-export type PaymentTransaction = z.infer<typeof paymentTransactionSchema>;
 
 /** seed 2.9 */
-export const refundTransactionSchema = z.object({
+const refundTransactionSchema = z.object({
   id: z.string(),
   transaction_id: z.string(),
   reference_id: z.string().optional(),
   amount: decimalString,
   status: z.enum(REFUND_STATUSES),
 });
-export type RefundTransaction = z.infer<typeof refundTransactionSchema>;
 
 const responseItemSchema = z.object({
   title: z.string(),

@@ -48,7 +48,7 @@ export const authorizationRequestSchema = z.strictObject({
   scope: z.string().optional(),
 });
 
-export const FAULT_KINDS = ['error_before', 'drop_after_commit', 'delay', 'rate_limit'] as const;
+const FAULT_KINDS = ['error_before', 'drop_after_commit', 'delay', 'rate_limit'] as const;
 export const faultRequestSchema = z.strictObject({
   method: z.string().regex(/^[A-Za-z*]+$/).max(10),
   // A glob, or a regex starting with ^; sandbox/http/faults.ts compile refuses an unsafe one (issue 12: 400

@@ -35,6 +35,17 @@ test('the layering lint is green over the whole tree', async () => {
   assert.deepEqual(errors, []);
 });
 
+// A probe is lint-only text at a path in the tree (the file need not exist): a .svelte probe puts its imports in a
+// `<script lang="ts">`, so the same rules are proved on components.
+const probe = (file: string, source: string): string =>
+  file.endsWith('.svelte') ? `<script lang="ts">\n${source}\nexport const x = 1;\n</script>\n\n<p>{x}</p>\n` : `${source}\nexport const x = 1;\n`;
+const lintProbe = async (file: string, source: string) => {
+  const eslint = new ESLint({ cwd: root });
+  const [result] = await eslint.lintText(probe(file, source), { filePath: join(root, file) });
+  return result?.messages ?? [];
+};
+const LAYERING = 'layering/imports';
+
 const violations: Array<[string, string]> = [
   ['shared/x.ts', "import { readFileSync } from 'node:fs';"],
   ['shared/x.ts', "import { buildSandbox } from '../sandbox/app.ts';"],
@@ -58,27 +69,105 @@ const violations: Array<[string, string]> = [
   ['electron/preload/x.ts', "import { runKioskApp } from '../main/kiosk-app.ts';"],
   ['electron/main/x.ts', "import { buildSandbox } from '../../sandbox/app.ts';"],
   ['electron/main/x.ts', "import { webShellBridge } from '../../renderer/src/lib/bridge.ts';"],
+  // issue 13 "lint with no holes": the rules resolve an import against the importing file, so they hold at any depth
+  // and in .svelte files.
+  ['renderer/src/components/settings/deep/x.ts', "import { buildSandbox } from '../../../../../sandbox/app.ts';"],
+  ['renderer/src/components/settings/x.ts', "import { buildSandbox } from '../../../../sandbox/app.ts';"],
+  ['renderer/src/components/settings/x.ts', "import { buildRelay } from '../../../../relay/app.ts';"],
+  ['renderer/src/components/settings/x.ts', "import type { KioskCore } from '../../../../electron/core/kiosk-service.ts';"],
+  ['renderer/src/components/settings/x.ts', "import { startKiosk } from '../../../../launch/start-kiosk.ts';"],
+  ['renderer/src/components/settings/x.ts', "import { sleep } from '../../../../node-common/sleep.ts';"],
+  ['renderer/src/components/settings/x.ts', "import { readFileSync } from 'fs';"],
+  ['renderer/src/components/settings/x.ts', "import { ipcRenderer } from 'electron';"],
+  ['renderer/src/components/settings/X.svelte', "import { buildSandbox } from '../../../../sandbox/app.ts';"],
+  ['renderer/src/components/settings/X.svelte', "import { buildRelay } from '../../../../relay/app.ts';"],
+  ['renderer/src/components/settings/X.svelte', "import type { KioskCore } from '../../../../electron/core/kiosk-service.ts';"],
+  ['renderer/src/components/settings/X.svelte', "import { startKiosk } from '../../../../launch/start-kiosk.ts';"],
+  ['renderer/src/components/settings/X.svelte', "import { sleep } from '../../../../node-common/sleep.ts';"],
+  ['renderer/src/screens/X.svelte', "import { readFileSync } from 'node:fs';"],
+  ['renderer/src/components/X.svelte.ts', "import { buildSandbox } from '../../../sandbox/app.ts';"],
+  ['shared/schemas/deep/x.ts', "import { buildSandbox } from '../../../sandbox/app.ts';"],
+  ['shared/schemas/deep/x.ts', "import { sleep } from '../../../node-common/sleep.ts';"],
+  ['shared/schemas/deep/x.ts', "import { bundleElectron } from '../../../build/bundle-electron.ts';"],
+  ['shared/schemas/deep/x.ts', "import { webShellBridge } from '../../../renderer/src/lib/bridge.ts';"],
+  ['shared/schemas/x.ts', "export { startKiosk } from '../../launch/start-kiosk.ts';"],
+  ['electron/core/platform/deep/x.ts', "import { app } from 'electron';"],
+  ['electron/core/platform/deep/x.ts', "import { runKioskApp } from '../../../main/kiosk-app.ts';"],
+  ['electron/core/platform/x.ts', "import type { BrowserWindow } from 'electron';"],
+  // No folder cycle: launch/ imports electron/, so electron/main/ never imports launch/ (launch/electron-main.ts
+  // injects what the shell needs).
+  ['electron/main/x.ts', "import { startKiosk } from '../../launch/start-kiosk.ts';"],
+  ['electron/main/x.ts', "import type { KioskLaunchConfig } from '../../launch/kiosk-config.ts';"],
+  ['electron/main/deep/er/x.ts', "import { parseKioskConfig } from '../../../../launch/kiosk-config.ts';"],
+  // launch/electron-main.ts may import `electron` and the shell, but the rest of launch/ still may not.
+  ['launch/deep/x.ts', "import { app } from 'electron';"],
+  ['launch/deep/x.ts', "import { runKioskApp } from '../../electron/main/kiosk-app.ts';"],
 ];
 for (const [file, source] of violations) {
   test(`the layering lint refuses ${file}: ${source}`, async () => {
-    const eslint = new ESLint({ cwd: root });
-    const [result] = await eslint.lintText(`${source}\nexport const x = 1;\n`, { filePath: join(root, file) });
-    const rules = (result?.messages ?? []).map((m) => m.ruleId);
-    assert.ok(rules.includes('no-restricted-imports'), `expected a layering error, got ${JSON.stringify(result?.messages)}`);
+    const messages = await lintProbe(file, source);
+    const rules = messages.map((m) => m.ruleId);
+    assert.ok(rules.includes(LAYERING), `expected a layering error, got ${JSON.stringify(messages)}`);
   });
 }
 
 // The allowed side of the same rules: a refusal above must come from the rule, not from a lint that refuses everything.
 const allowed: Array<[string, string]> = [
-  ['electron/main/x.ts', "import { app } from 'electron';\nimport { startKiosk } from '../../launch/start-kiosk.ts';\nimport { dispatch } from '../core/api-dispatch.ts';\nimport { EVENT_CHANNEL } from '../preload/channels.ts';"],
+  ['electron/main/x.ts', "import { app } from 'electron';\nimport { dispatch } from '../core/api-dispatch.ts';\nimport { EVENT_CHANNEL } from '../preload/channels.ts';"],
+  ['launch/electron-main.ts', "import * as electron from 'electron';\nimport { runKioskApp } from '../electron/main/kiosk-app.ts';\nimport { startKiosk } from './start-kiosk.ts';"],
+  ['renderer/src/components/settings/X.svelte', "import type { KioskApi } from '../../../../shared/kiosk-api.ts';\nimport { onMount } from 'svelte';\nimport { t } from '../../i18n/catalog.ts';"],
+  ['renderer/src/components/settings/x.ts', "import type { KioskApi } from '../../../../shared/kiosk-api.ts';"],
+  ['shared/schemas/deep/x.ts', "import { z } from 'zod';\nimport { money } from '../../money.ts';"],
+  ['sandbox/routes/x.ts', "import type { SandboxContext } from '../context.ts';"],
   ['electron/preload/x.ts', "import { contextBridge } from 'electron';\nimport type { KioskApi } from '../../shared/kiosk-api.ts';"],
   ['launch/x.ts', "import { createKioskCore } from '../electron/core/kiosk-service.ts';\nimport { startWebShell } from '../electron/web-shell/server.ts';"],
 ];
 for (const [file, source] of allowed) {
   test(`the layering lint allows ${file}: ${source.split('\n').join(' ')}`, async () => {
-    const eslint = new ESLint({ cwd: root });
-    const [result] = await eslint.lintText(`${source}\nexport const x = 1;\n`, { filePath: join(root, file) });
-    const layering = (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports');
+    const messages = await lintProbe(file, source);
+    const layering = messages.filter((m) => m.ruleId === LAYERING || m.fatal);
+    assert.deepEqual(layering, []);
+  });
+}
+
+test('.svelte files are linted (npx eslint renderer/src/App.svelte), with the svelte parser and its rules', async () => {
+  const eslint = new ESLint({ cwd: root });
+  assert.equal(await eslint.isPathIgnored(join(root, 'renderer/src/App.svelte')), false);
+  const config = (await eslint.calculateConfigForFile(join(root, 'renderer/src/App.svelte'))) as { rules: Record<string, unknown> };
+  assert.ok('svelte/no-at-html-tags' in config.rules && LAYERING in config.rules, 'the recommended svelte rules and the layering rule apply');
+  const [result] = await eslint.lintFiles([join(root, 'renderer/src/App.svelte')]);
+  assert.deepEqual(result?.messages, []);
+});
+
+// issue 13 "one home for shared Node code": node-common/ is for the Node processes (sandbox, relay, the kiosk core,
+// launch, bench, test); it imports only shared/, Node and npm packages. (Its refusal by renderer/ and shared/ is above.)
+const nodeCommonRefused: Array<[string, string]> = [
+  ['node-common/x.ts', "import { buildSandbox } from '../sandbox/app.ts';"],
+  ['node-common/x.ts', "import { buildRelay } from '../relay/app.ts';"],
+  ['node-common/deep/x.ts', "import type { Clock } from '../../electron/core/ports.ts';"],
+  ['node-common/x.ts', "import { startKiosk } from '../launch/start-kiosk.ts';"],
+  ['node-common/x.ts', "import { webShellBridge } from '../renderer/src/lib/bridge.ts';"],
+  ['node-common/x.ts', "import { app } from 'electron';"],
+  ['electron/preload/x.ts', "import { abortableSleep } from '../../node-common/sleep.ts';"],
+];
+for (const [file, source] of nodeCommonRefused) {
+  test(`the layering lint refuses ${file}: ${source}`, async () => {
+    const rules = (await lintProbe(file, source)).map((m) => m.ruleId);
+    assert.ok(rules.includes(LAYERING), `expected a layering error, got ${JSON.stringify(rules)}`);
+  });
+}
+const nodeCommonAllowed: Array<[string, string]> = [
+  ['node-common/deep/x.ts', "import { readFileSync } from 'node:fs';\nimport Database from 'better-sqlite3';\nimport { money } from '../../shared/money.ts';\nimport { abortableSleep } from '../sleep.ts';"],
+  ['sandbox/store/x.ts', "import { migrateSqlite } from '../../node-common/sqlite.ts';"],
+  ['relay/log/x.ts', "import { migrateSqlite } from '../../node-common/sqlite.ts';"],
+  ['electron/core/live/x.ts', "import { backoffDelay } from '../../../node-common/retry.ts';"],
+  ['launch/x.ts', "import { listen } from '../node-common/listen.ts';"],
+  ['bench/x.ts', "import { abortableSleep } from '../node-common/sleep.ts';"],
+  ['test/unit/node-common/x.ts', "import { systemClock } from '../../../node-common/time.ts';"],
+];
+for (const [file, source] of nodeCommonAllowed) {
+  test(`the layering lint allows ${file}: ${source.split('\n').join(' ')}`, async () => {
+    const layering = (await lintProbe(file, source)).filter((m) => m.ruleId === LAYERING || m.fatal);
     assert.deepEqual(layering, []);
   });
 }

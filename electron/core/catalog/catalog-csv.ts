@@ -31,7 +31,7 @@ export type CatalogCsvParse = { ok: true; rows: CatalogCsvRow[] } | { ok: false;
 /** A price read from a cell; a refused one carries its problem without a line (the caller knows the line). */
 export type CsvPrice = { ok: true; minor: number } | { ok: false; problem: CsvProblem };
 
-export const CATALOG_COLUMNS = ['title', 'unit_price', 'unit_measure', 'external_code'] as const;
+const CATALOG_COLUMNS = ['title', 'unit_price', 'unit_measure', 'external_code'] as const;
 const REQUIRED_COLUMNS = ['title', 'unit_price', 'unit_measure'] as const;
 type Column = (typeof CATALOG_COLUMNS)[number];
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { CatalogRepo, DuplicateCodeError, type CatalogFields, type CatalogRow } from '../store/catalog-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
+import type { Clock } from '../ports.ts';
 import { MAX_CATALOG_ITEMS, parseCatalogCsv, type CatalogCsvRow } from './catalog-csv.ts';
 import type { CatalogImportReport, CatalogItem, KioskInput } from '../../../shared/kiosk-api.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
@@ -29,7 +30,7 @@ const MAX_LISTED_PROBLEMS = 20;
 export interface CatalogOptions {
   db: Database.Database;
   audit: AuditLog;
-  clock: { now(): number };
+  clock: Clock;
   newId: () => string;
 }
 

@@ -2,37 +2,11 @@ import type { Order } from '../../../shared/schemas/order.ts';
 import type { OrderUpdate } from '../ports.ts';
 import { isNewer } from '../order-freshness.ts';
 
-export { isNewer, type OrderProgress } from '../order-freshness.ts';
-
 /** Where the tracker keeps the last known state of each order (the kiosk's SQLite orders table; memory in tests). */
 export interface TrackedOrderStore {
   load(id: string): { order: Order } | null;
   save(order: Order): void;
 }
-
-/** Orders kept in memory: for tests and tools without a database. */
-export class MemoryTrackedOrderStore implements TrackedOrderStore {
-  readonly #orders = new Map<string, { order: Order }>();
-  load(id: string): { order: Order } | null {
-    return this.#orders.get(id) ?? null;
-  }
-  save(order: Order): void {
-    this.#orders.set(order.id, { order });
-  }
-  all(): Array<{ order: Order }> {
-    return [...this.#orders.values()];
-  }
-}
-
-/** seed 3.1: the states an order cannot leave by being paid; anything else still needs watching. */
-export const FINAL_STATUSES: ReadonlySet<Order['status']> = new Set(['canceled', 'refunded', 'expired']);
-/** An order the customer may still pay: what the poller watches while the relay is down. */
-export const isAwaitingPayment = (order: Order): boolean => order.status === 'created';
-/**
- * An order whose state may still change in a way the kiosk must show: not paid yet, or paid and possibly about to be
- * refunded (a partial refund keeps it `processed`). `refunded` (in full), `canceled` and `expired` are final.
- */
-export const isNonFinal = (order: Order): boolean => !FINAL_STATUSES.has(order.status);
 
 /**
  * The one place where the platform's answers about an order meet (a poll, a reconciling GET, the GET a relay event

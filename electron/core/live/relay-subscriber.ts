@@ -1,3 +1,5 @@
+import { backoffDelay, type BackoffPolicy } from '../../../node-common/retry.ts';
+import { abortableSleep } from '../../../node-common/sleep.ts';
 import type { Clock, Logger, Random } from '../ports.ts';
 import { SseLimitError, SseParser, readSse, type SseLimits } from './sse-reader.ts';
 
@@ -43,12 +45,8 @@ export interface RelayError {
   at: number;
 }
 
-export interface BackoffPolicy {
-  /** First delay after a failure. */
-  baseMs: number;
-  /** Cap of the exponential growth (and of the server's retry: hint). */
-  maxMs: number;
-}
+/** baseMs: the first delay's ceiling after a failure; maxMs: the cap of the growth and of the server's retry: hint. */
+export type { BackoffPolicy } from '../../../node-common/retry.ts';
 
 export interface RelaySubscriberOptions {
   /** The relay's base URL (the path /events is added), or its /events URL. */
@@ -86,10 +84,11 @@ const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1000, maxMs: 30_000 };
  * restart), and never below the server's retry: hint (itself capped at maxMs, so a stray hint cannot park the kiosk).
  */
 export function reconnectDelay(attempt: number, policy: BackoffPolicy, random: Random, retryHintMs: number | null = null): number {
-  const exponential = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(attempt, 30));
-  const jittered = exponential / 2 + (exponential / 2) * random();
+  // backoffDelay counts failed attempts from 1. The hint is whole milliseconds (sse-reader reads digits only), so
+  // taking the floor after the rounding gives the same delay as before it.
+  const jittered = backoffDelay(attempt + 1, policy, random, 'upper-half');
   const floor = retryHintMs === null ? 0 : Math.min(retryHintMs, policy.maxMs);
-  return Math.round(Math.max(floor, jittered));
+  return Math.max(floor, jittered);
 }
 
 /** The /events URL for a relay URL given with or without it. */
@@ -297,17 +296,4 @@ function describe(error: unknown): string {
     return typeof cause?.code === 'string' ? `${error.message} (${cause.code})` : error.message;
   }
   return String(error);
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

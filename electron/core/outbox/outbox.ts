@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Clock, Logger, OrdersPort, Random } from '../ports.ts';
 import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
-import { backoffDelay, type RetryPolicy } from '../platform/retry-policy.ts';
+import { backoffDelay, type BackoffPolicy } from '../../../node-common/retry.ts';
 import type { OperationsRepo, Operation } from '../store/operations-repo.ts';
 import { toOutboxItem } from '../store/operations-repo.ts';
 import type { OrdersRepo, StoredOrder } from '../store/orders-repo.ts';
@@ -13,10 +13,10 @@ import { formatAmount, parseAmount, type Currency } from '../../../shared/money.
 
 /**
  * How long an item the platform could not take yet waits before its next try: capped exponential backoff with full
- * jitter (platform/retry-policy.ts, style guide 8), without a bound on attempts: a refund queued offline waits for
+ * jitter (node-common/retry.ts, style guide 8), without a bound on attempts: a refund queued offline waits for
  * the platform however long that takes, tried at least every `maxMs`.
  */
-export type OutboxRetryPolicy = Pick<RetryPolicy, 'baseMs' | 'maxMs'>;
+export type OutboxRetryPolicy = BackoffPolicy;
 export const DEFAULT_OUTBOX_RETRY: OutboxRetryPolicy = { baseMs: 2_000, maxMs: 5 * 60_000 };
 
 /**
@@ -450,7 +450,7 @@ export class Outbox {
     const outcome = classifySendError(error);
     const uncertain = outcome.certainlyNotApplied ? uncertainBefore : sending.uncertainSince;
     if (outcome.kind === 'retry') {
-      const delay = Math.max(MIN_RETRY_DELAY_MS, backoffDelay(sending.attempts, { maxAttempts: Number.POSITIVE_INFINITY, ...this.#o.retry }, this.#o.random), outcome.retryAfterMs ?? 0);
+      const delay = Math.max(MIN_RETRY_DELAY_MS, backoffDelay(sending.attempts, this.#o.retry, this.#o.random), outcome.retryAfterMs ?? 0);
       ops.markQueued(sending.id, outcome.error, clock.now() + delay, uncertain);
       this.#o.logger?.info('outbox: will retry', { item: sending.id, code: outcome.error.code, inMs: delay });
     } else {

@@ -1,3 +1,4 @@
+import { shouldRetry } from '../../../node-common/retry.ts';
 import { ORDER_ERRORS, OAUTH_ERRORS, TOKENIZE_ERRORS, parsePlatformError } from '../../../shared/errors.ts';
 
 /**
@@ -16,7 +17,7 @@ export class PlatformError extends Error {
   }
   /** Network errors, 429 and 5xx are worth another try with the same idempotency key; other 4xx never (style guide 8). */
   get retryable(): boolean {
-    return this.status === 0 || this.status === 429 || this.status >= 500;
+    return shouldRetry(this.status);
   }
   /** The platform said no for good: a 4xx other than 401 (handled by refreshing) and 429. */
   get definitive(): boolean {

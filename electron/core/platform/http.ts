@@ -1,7 +1,8 @@
 import type { z } from 'zod';
+import { abortableSleep } from '../../../node-common/sleep.ts';
+import { backoffDelay, retryAfterMs, type RetryPolicy } from '../../../node-common/retry.ts';
 import type { Clock, Logger, Random } from '../ports.ts';
 import { PlatformError, PlatformNetworkError, platformErrorFrom } from './errors.ts';
-import { DEFAULT_RETRY, backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from './retry-policy.ts';
 
 export type Sleep = (ms: number) => Promise<void>;
 
@@ -42,7 +43,10 @@ const REDACTED = '[redacted]';
 
 type Attempt<T> = { ok: true; value: T } | { ok: false; error: PlatformError; waitMs: number | null };
 
-const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The kiosk's policy toward the platform: a few tries, never more than 30 s of waiting at once (style guide 8). */
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ maxAttempts: 5, baseMs: 500, maxMs: 30_000 });
+
+const realSleep: Sleep = (ms) => abortableSleep(ms);
 
 /**
  * The one way the kiosk core talks HTTP to the platform. A request resolves with the parsed 2xx body, or rejects with
@@ -85,7 +89,7 @@ export class PlatformHttp {
       const result = await this.#once(method, path, options, secrets);
       if (result.ok) return result.value;
       const { error } = result;
-      if (!shouldRetry(error) || attempt >= maxAttempts) throw error;
+      if (!error.retryable || attempt >= maxAttempts) throw error;
       const backoff = backoffDelay(attempt, policy, this.#random);
       // RFC 9110 10.2.3: the server says when; we still never wait longer than the policy allows in one go.
       const delay = result.waitMs === null ? backoff : Math.min(result.waitMs, policy.maxMs);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../../../node-common/listen.ts';
 import type { Logger } from '../ports.ts';
 import { AuthorizationError } from './errors.ts';
 import { createPkcePair, createState, type RandomBytes } from './pkce.ts';
@@ -78,15 +78,9 @@ export async function authorizeViaLoopback(options: LoopbackAuthorizationOptions
     }
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const redirectUri = `http://127.0.0.1:${port}${CALLBACK_PATH}`;
+  const origin = await listen(server, 0, '127.0.0.1', 'the authorization callback');
+  const port = Number(new URL(origin).port);
+  const redirectUri = `${origin}${CALLBACK_PATH}`;
 
   const timer = setTimeout(() => {
     finished = true;

@@ -29,20 +29,6 @@ export interface SessionMetaStore {
   save(meta: SessionMeta | null): void;
 }
 
-/** A meta store in memory: tests, and a training kiosk that keeps nothing across restarts. */
-export function memorySessionMetaStore(initial: SessionMeta | null = null): SessionMetaStore & { readonly current: SessionMeta | null } {
-  let current = initial;
-  return {
-    get current() {
-      return current;
-    },
-    load: () => current,
-    save: (meta) => {
-      current = meta;
-    },
-  };
-}
-
 /** The token endpoint as the session uses it (OAuthClient; a fake in unit tests). */
 export type TokenEndpoint = Pick<OAuthClient, 'clientCredentials' | 'exchangeCode' | 'refresh'>;
 

@@ -1,5 +1,6 @@
 import { renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import Database from 'better-sqlite3';
+import { configureSqlite, migrateSqlite } from '../../../node-common/sqlite.ts';
 import { ensurePrivateFile, tightenFiles } from '../private-files.ts';
 
 /**
@@ -193,24 +194,14 @@ function openAndCheck(file: string): Database.Database {
 }
 
 function configure(db: Database.Database): void {
-  db.pragma('journal_mode = WAL');
   // FULL: an outbox item written before a send must survive power loss, not just a crash.
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  configureSqlite(db, { synchronous: 'FULL', foreignKeys: true });
 }
 
 function migrate(db: Database.Database, file: string): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    throw new KioskStoreError(`the kiosk database ${file} is from a newer version of the app (schema ${version}); update the app`);
-  }
-  for (let v = version; v < MIGRATIONS.length; v += 1) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v] as string);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
+  migrateSqlite(db, MIGRATIONS, {
+    newer: (version) => new KioskStoreError(`the kiosk database ${file} is from a newer version of the app (schema ${version}); update the app`),
+  });
 }
 
 function statOrThrow(path: string): Stats | null {

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
 import type { Clock } from '../ports.ts';
+import { systemClock } from '../../../node-common/time.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
 import { parseAmount } from '../../../shared/money.ts';
 
@@ -73,7 +74,7 @@ export class OrdersRepo {
   readonly #list: Database.Statement;
   readonly #nonFinal: Database.Statement;
 
-  constructor(db: Database.Database, clock: Clock = { now: () => Date.now() }) {
+  constructor(db: Database.Database, clock: Clock = systemClock) {
     this.#db = db;
     this.#clock = clock;
     this.#upsert = db.prepare(
@@ -230,6 +231,6 @@ function moneyFields(order: Order): Array<[string, string]> {
 }
 
 /** The store's freshness test is the tracker's: one rule (electron/core/order-freshness.ts). */
-export function isNewer(candidate: Order, stored: StoredOrder): boolean {
+function isNewer(candidate: Order, stored: StoredOrder): boolean {
   return isNewerUpdate(candidate, stored.order);
 }

@@ -12,7 +12,7 @@ export interface KeytarLike {
 export const KEYCHAIN_SERVICE = 'qr-counter-kiosk';
 
 /** What a person can do when there is no keychain to talk to (issue 4: "a clear error that says what to install"). */
-export const KEYCHAIN_INSTALL_HINT =
+const KEYCHAIN_INSTALL_HINT =
   'On Linux, install and unlock a Secret Service (sudo apt-get install gnome-keyring dbus-x11) and run the kiosk in a ' +
   'desktop session; on Windows and macOS the system keychain is used.';
 
@@ -30,7 +30,7 @@ export interface KeytarVaultOptions {
 }
 
 /** Imports keytar (a native module, CommonJS) on demand. Rejects when it is not installed or was not built. */
-export async function importKeytar(): Promise<KeytarLike> {
+async function importKeytar(): Promise<KeytarLike> {
   const mod = (await import('keytar')) as Partial<KeytarLike> & { default?: Partial<KeytarLike> };
   const api = mod.default ?? mod;
   if (typeof api.getPassword !== 'function' || typeof api.setPassword !== 'function' || typeof api.deletePassword !== 'function') {

@@ -10,7 +10,7 @@ import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } f
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../../electron/core/live/order-tracker.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../fakes/tracked-order-store.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
 
 const KEY = 'kiosk-key-live-forged-test-00001';

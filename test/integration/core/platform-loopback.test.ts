@@ -10,7 +10,8 @@ import { OAuthClient } from '../../../electron/core/platform/oauth-client.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { authorizeViaLoopback } from '../../../electron/core/platform/loopback-authorization.ts';
 import { challengeS256 } from '../../../electron/core/platform/pkce.ts';
-import { memorySessionMetaStore, PlatformSession } from '../../../electron/core/platform/session.ts';
+import { PlatformSession } from '../../../electron/core/platform/session.ts';
+import { memorySessionMetaStore } from '../../fakes/session-meta-store.ts';
 import { AuthorizationError, PlatformError } from '../../../electron/core/platform/errors.ts';
 import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 

@@ -10,9 +10,10 @@ import type { CreateOrderRequest } from '../../../shared/schemas/order.ts';
 import { PlatformHttp } from '../../../electron/core/platform/http.ts';
 import { OAuthClient } from '../../../electron/core/platform/oauth-client.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
-import { memorySessionMetaStore, PlatformSession } from '../../../electron/core/platform/session.ts';
+import { PlatformSession } from '../../../electron/core/platform/session.ts';
+import { memorySessionMetaStore } from '../../fakes/session-meta-store.ts';
 import { PlatformError, PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
-import type { RetryPolicy } from '../../../electron/core/platform/retry-policy.ts';
+import type { RetryPolicy } from '../../../node-common/retry.ts';
 import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 
 

@@ -11,7 +11,8 @@ import { PlatformHttp } from '../../../electron/core/platform/http.ts';
 import { OAuthClient } from '../../../electron/core/platform/oauth-client.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { challengeS256, createVerifier } from '../../../electron/core/platform/pkce.ts';
-import { memorySessionMetaStore, PlatformSession, type SessionMetaStore } from '../../../electron/core/platform/session.ts';
+import { PlatformSession, type SessionMetaStore } from '../../../electron/core/platform/session.ts';
+import { memorySessionMetaStore } from '../../fakes/session-meta-store.ts';
 import { PlatformError, ReconnectNeededError } from '../../../electron/core/platform/errors.ts';
 import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 

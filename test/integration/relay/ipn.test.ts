@@ -44,7 +44,7 @@ before(async () => {
     kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
     dataFile: join(dir, 'relay.db'),
     clock: { now: () => h.sandbox.clock.now() },
-    ipnRetry: { attempts: 5, baseMs: 10, maxMs: 50 },
+    ipnRetry: { maxAttempts: 5, baseMs: 10, maxMs: 50 },
     fetch: async (input, init) => {
       if (gate) await gate;
       const response = await fetch(input, init);
@@ -173,7 +173,7 @@ describe('IPN lookups against the sandbox (seed 4.7)', () => {
     }
   });
 
-  test('style guide 8: retries are bounded — a lookup failing every time is tried ipnRetry.attempts times and nothing is appended', async () => {
+  test('style guide 8: retries are bounded — a lookup failing every time is tried ipnRetry.maxAttempts times and nothing is appended', async () => {
     const paymentId = await paidPayment();
     const appended = await metric('relay_events_appended_total');
     const fault = await h.request('POST', '/sandbox/faults', { body: { method: 'GET', path: '/v1/payments/*', kind: 'error_before', status: 503, rate: 1 } });
@@ -262,7 +262,7 @@ test('style guide 8: an IPN lookup honours Retry-After, and closing the relay en
     webhookSecrets: [SECRET],
     kioskKeys: [],
     // Without Retry-After the next try would come within 10 ms; with it, ten minutes later (below the cap).
-    ipnRetry: { attempts: 3, baseMs: 10, maxMs: 600_000 },
+    ipnRetry: { maxAttempts: 3, baseMs: 10, maxMs: 600_000 },
     fetch: async () => {
       calls += 1;
       firstCall();

@@ -2,7 +2,7 @@
 // like a platform token (platform-facts "Identifiers and formats") and Authorization values, wherever they appear.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REDACTED, createLogger, redactText } from '../../../electron/core/logger.ts';
+import { REDACTED, createLogger } from '../../../electron/core/logger.ts';
 import { VaultUnavailableError } from '../../../electron/core/ports.ts';
 
 // Shapes as the sandbox issues them (sandbox/domain/oauth.ts).
@@ -16,6 +16,13 @@ function capture(secrets: string[] = []) {
   const logger = createLogger({ write: (line) => lines.push(line), secrets: () => secrets, clock: { now: () => Date.UTC(2024, 8, 10, 14, 26, 42, 109) } });
   const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   return { logger, lines, parsed };
+}
+
+/** `text` as the logger writes it as a message: every string of a line goes through the same redaction. */
+function redactText(text: string): string {
+  const { logger, parsed } = capture();
+  logger.info(text);
+  return parsed()[0]?.msg as string;
 }
 
 test('writes one JSON object per line with time, level, message and fields', () => {

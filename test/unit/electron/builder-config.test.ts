@@ -61,7 +61,7 @@ test('issue 6: the package runs the bundled main, with its preload and the built
   const files = (config.files as Array<{ filter: string[] }>).flatMap((set) => set.filter);
   assert.equal((config.extraMetadata as { main: string }).main, relative(root, MAIN_BUNDLE));
   assert.ok(files.includes(relative(root, MAIN_BUNDLE)));
-  assert.ok(files.includes(relative(root, PRELOAD_BUNDLE)), 'electron/main/main.ts loads the preload from out/preload/preload.cjs');
+  assert.ok(files.includes(relative(root, PRELOAD_BUNDLE)), 'launch/electron-main.ts loads the preload from out/preload/preload.cjs');
   assert.ok(files.includes('renderer/dist/**/*'));
   assert.ok(existsSync(join(root, 'build', 'resources', 'icon.png')));
 });

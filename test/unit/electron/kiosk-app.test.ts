@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseKioskConfig } from '../../../launch/kiosk-config.ts';
+import { parseKioskConfig, type KioskLaunchConfig } from '../../../launch/kiosk-config.ts';
 import { startKiosk, type StartedKiosk } from '../../../launch/start-kiosk.ts';
 import { KIOSK_METHODS } from '../../../shared/kiosk-api.ts';
 import { runKioskApp, type ElectronModule, type KioskAppDeps, type RunningKioskApp } from '../../../electron/main/kiosk-app.ts';
@@ -33,7 +33,7 @@ async function launch(
   const echoed: string[] = [];
   let starts = 0;
   let started: StartedKiosk | null = null;
-  const deps: KioskAppDeps = {
+  const deps: KioskAppDeps<KioskLaunchConfig> = {
     argv: ['/usr/lib/electron/electron', '--inspect=0', '--remote-debugging-port=0', '/app/out/main/main.mjs', ...(options.args ?? ['--data-dir', dataDir])],
     env: {},
     paths: { rendererDir: join(dataDir, 'no-renderer'), preload: '/app/out/preload/preload.cjs' },

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { formatDuration, parseDuration } from '../../../shared/duration.ts';
+import { parseDuration } from '../../../shared/duration.ts';
+import { formatDuration } from '../../support/format-duration.ts';
 
 function secondsOf(text: string): number {
   const result = parseDuration(text);

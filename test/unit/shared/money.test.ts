@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CURRENCIES, formatAmount, isCurrency, isDecimalString, minorUnitDigits, parseAmount } from '../../../shared/money.ts';
+import { CURRENCIES, DECIMAL_STRING, formatAmount, isCurrency, minorUnitDigits, parseAmount } from '../../../shared/money.ts';
 import type { Currency } from '../../../shared/money.ts';
 
 function minorOf(text: string, currency: Currency): number {
@@ -29,10 +29,10 @@ test('platform-facts: CLP has no minor unit, the others have two digits', () => 
   assert.equal(minorUnitDigits('UYU'), 2);
 });
 
-test('seed 2.5: isDecimalString accepts digits with two decimals or none', () => {
-  for (const ok of ['0', '0.00', '10', '10.50', '1500', '999999999999.99', '0.05']) assert.equal(isDecimalString(ok), true, ok);
+test('seed 2.5: the decimal-string format accepts digits with two decimals or none', () => {
+  for (const ok of ['0', '0.00', '10', '10.50', '1500', '999999999999.99', '0.05']) assert.equal(DECIMAL_STRING.test(ok), true, ok);
   for (const bad of ['', '10.5', '10.500', '010', '00', '-1', '+1', '1e3', ' 10', '10 ', '10.', '.50', '1,50', '10.5a', 'NaN', '١٠'])
-    assert.equal(isDecimalString(bad), false, bad);
+    assert.equal(DECIMAL_STRING.test(bad), false, bad);
 });
 
 test('seed 2.5: whole amounts and two-decimal amounts parse to minor units', () => {
@@ -126,7 +126,7 @@ test('seed 2.5: every formatted amount parses back to the same minor units (gene
   fc.assert(
     fc.property(minor, currency, (m, c) => {
       const text = formatAmount(m, c);
-      assert.equal(isDecimalString(text), true, text);
+      assert.equal(DECIMAL_STRING.test(text), true, text);
       assert.equal(minorOf(text, c), m);
     }),
     { numRuns: 500 },
@@ -159,7 +159,7 @@ test('parseAmount never accepts a string outside the wire format (generated)', (
   fc.assert(
     fc.property(fc.string({ maxLength: 20 }), fc.constantFrom(...CURRENCIES), (t, c) => {
       const result = parseAmount(t, c);
-      if (result.ok) assert.equal(isDecimalString(t), true, JSON.stringify(t));
+      if (result.ok) assert.equal(DECIMAL_STRING.test(t), true, JSON.stringify(t));
       else assert.ok(result.reason.length > 0);
     }),
     { numRuns: 500 },

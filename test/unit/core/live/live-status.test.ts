@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LiveStatus } from '../../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../../../electron/core/live/order-tracker.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../../fakes/tracked-order-store.ts';
 import { PlatformError, PlatformNetworkError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';
 

@@ -2,7 +2,9 @@
 // own answers, never a relay event): what counts as newer, and the cashier's check that replaces whatever is stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryTrackedOrderStore, OrderTracker, isNewer } from '../../../../electron/core/live/order-tracker.ts';
+import { OrderTracker } from '../../../../electron/core/live/order-tracker.ts';
+import { isNewer } from '../../../../electron/core/order-freshness.ts';
+import { MemoryTrackedOrderStore } from '../../../fakes/tracked-order-store.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';
 
 const ID = 'ORDTST01JABCDEFGHJKMNPQRSTVWX';

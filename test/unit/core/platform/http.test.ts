@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { PlatformHttp, type PlatformHttpOptions } from '../../../../electron/core/platform/http.ts';
 import { PlatformError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
-import { backoffDelay, type RetryPolicy } from '../../../../electron/core/platform/retry-policy.ts';
+import { backoffDelay, type RetryPolicy } from '../../../../node-common/retry.ts';
 
 interface Sent {
   url: string;

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessToken } from '../../../../shared/schemas/oauth.ts';
 import type { ConnectionState } from '../../../../shared/kiosk-api.ts';
-import { memorySessionMetaStore, PlatformSession, type TokenEndpoint } from '../../../../electron/core/platform/session.ts';
+import { PlatformSession, type TokenEndpoint } from '../../../../electron/core/platform/session.ts';
+import { memorySessionMetaStore } from '../../../fakes/session-meta-store.ts';
 import { NotConnectedError, PlatformError, PlatformNetworkError, ReconnectNeededError } from '../../../../electron/core/platform/errors.ts';
 import { RecordingVault as MemoryVault } from '../../../support/recording-vault.ts';
 

@@ -1,8 +1,10 @@
-import { describe, it } from 'node:test';
+// node-common/retry.ts: the one retry policy of the kiosk core, the relay and the sandbox (issue 13), as pure
+// functions (style guide 8): capped exponential backoff with jitter, retry network errors, 429 and 5xx, never other
+// 4xx; honour Retry-After (RFC 9110 10.2.3).
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DEFAULT_RETRY, backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../../../../electron/core/platform/retry-policy.ts';
-import { PlatformError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
+import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../../../node-common/retry.ts';
 
 const policy: RetryPolicy = { maxAttempts: 6, baseMs: 100, maxMs: 1_000 };
 const fixed = (value: number) => () => value;
@@ -51,12 +53,6 @@ describe('backoffDelay (style guide 8: capped exponential backoff with full jitt
       ),
     );
   });
-
-  it('the default policy retries a few times and never waits more than 30 s at once', () => {
-    assert.ok(DEFAULT_RETRY.maxAttempts > 1);
-    assert.equal(DEFAULT_RETRY.maxMs, 30_000);
-    assert.ok(backoffDelay(100, DEFAULT_RETRY, fixed(0.999999)) < 30_000);
-  });
 });
 
 describe('retryAfterMs (RFC 9110 10.2.3: delta-seconds or HTTP-date)', () => {
@@ -88,28 +84,48 @@ describe('retryAfterMs (RFC 9110 10.2.3: delta-seconds or HTTP-date)', () => {
   });
 });
 
+describe("the relay's IPN lookups (relay/app.ts: its 0-based attempt a is backoffDelay's a + 1)", () => {
+  const POLICY = { maxAttempts: 8, baseMs: 1000, maxMs: 60_000 };
+
+  test('style guide 8: the backoff doubles from baseMs per attempt and is capped at maxMs (random near 1)', () => {
+    const top = () => 0.999999;
+    const delays = [0, 1, 2, 3, 4, 5, 6, 7, 20].map((attempt) => backoffDelay(attempt + 1, POLICY, top));
+    assert.deepEqual(delays, [999, 1999, 3999, 7999, 15_999, 31_999, 59_999, 59_999, 59_999]);
+  });
+
+  test('style guide 8: full jitter — the delay is random() times the cap, from 0 up to it', () => {
+    assert.equal(backoffDelay(3 + 1, POLICY, () => 0), 0);
+    assert.equal(backoffDelay(3 + 1, POLICY, () => 0.5), 4000);
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const delay = backoffDelay(attempt + 1, POLICY, Math.random);
+      assert.ok(delay >= 0 && delay < POLICY.maxMs, `attempt ${attempt}: ${delay}`);
+    }
+  });
+
+  test('Retry-After: delta-seconds of up to 6 digits only; an HTTP-date or a longer number falls back to the backoff', () => {
+    const now = Date.UTC(1994, 10, 6, 8, 49, 0);
+    const relay = { dates: false, maxDigits: 6 };
+    assert.equal(retryAfterMs('120', now, relay), 120_000);
+    assert.equal(retryAfterMs(' 999999 ', now, relay), 999_999_000);
+    assert.equal(retryAfterMs('1000000', now, relay), null);
+    assert.equal(retryAfterMs('Sun, 06 Nov 1994 08:49:37 GMT', now, relay), null);
+    assert.equal(retryAfterMs(null, now, relay), null);
+  });
+});
+
 describe('shouldRetry (style guide 8: network errors, 429 and 5xx; never another 4xx)', () => {
-  const table: Array<[string, PlatformError, boolean]> = [
-    ['network error', new PlatformNetworkError('ECONNREFUSED'), true],
-    ['429 local_rate_limited', platformErrorFrom(429, { error: 'local_rate_limited', message: 'x', status: 429, cause: [] }), true],
-    ['500 generic', platformErrorFrom(500, { errors: [{ code: 'generic', message: 'x', details: [] }] }), true],
-    ['502 non-JSON', platformErrorFrom(502, undefined), true],
-    ['503 service_unavailable', platformErrorFrom(503, { errors: [{ code: 'service_unavailable', message: 'x', details: [] }] }), true],
-    ['400 property_value', platformErrorFrom(400, { errors: [{ code: 'property_value', message: 'x', details: ['total_amount'] }] }), false],
-    ['400 invalid_grant', platformErrorFrom(400, { error: 'invalid_grant', message: 'x', status: 400, cause: [] }), false],
-    ['401 unauthorized', platformErrorFrom(401, { errors: [{ code: 'unauthorized', message: 'x', details: [] }] }), false],
-    ['404 order_not_found', platformErrorFrom(404, { errors: [{ code: 'order_not_found', message: 'x', details: [] }] }), false],
-    ['409 idempotency_key_already_used', platformErrorFrom(409, { errors: [{ code: 'idempotency_key_already_used', message: 'x', details: [] }] }), false],
-    ['413 payload_too_large', platformErrorFrom(413, undefined), false],
-    ['424 failed_dependency', platformErrorFrom(424, undefined), false],
-    ['reconnect needed', new ReconnectNeededError(), false],
-    ['2xx unexpected_response', new PlatformError(201, 'unexpected_response', 'x'), false],
-  ];
-  for (const [name, error, expected] of table) {
-    it(`${name} → ${expected ? 'retry' : 'no retry'}`, () => {
-      assert.equal(shouldRetry(error), expected);
-      // The error's own flag says the same thing, so the outbox and the HTTP client never disagree.
-      if (error.status !== 201) assert.equal(error.retryable, expected);
-    });
-  }
+  test('style guide 8: network errors, 429 and 5xx are retried; other 4xx are not', () => {
+    for (const status of [null, 0, 429, 500, 502, 503, 504]) assert.equal(shouldRetry(status), true, String(status));
+    for (const status of [200, 201, 400, 401, 403, 404, 409, 413, 422, 424]) assert.equal(shouldRetry(status), false, String(status));
+  });
+});
+
+describe("the upper-half jitter (the kiosk's relay reconnects)", () => {
+  const reconnect = { baseMs: 1000, maxMs: 30_000 };
+
+  it('draws in [ceiling/2, ceiling], rounded, under the same doubling ceiling', () => {
+    assert.deepEqual([1, 2, 3, 6, 11].map((a) => backoffDelay(a, reconnect, fixed(1), 'upper-half')), [1000, 2000, 4000, 30_000, 30_000]);
+    assert.deepEqual([1, 2, 6].map((a) => backoffDelay(a, reconnect, fixed(0), 'upper-half')), [500, 1000, 15_000]);
+    assert.equal(backoffDelay(1001, reconnect, fixed(0.5), 'upper-half'), 22_500);
+  });
 });

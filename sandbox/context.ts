@@ -1,0 +1,32 @@
+import type { SandboxClock } from './clock.ts';
+import type { IdGenerator } from './ids.ts';
+import type { SandboxState } from './state.ts';
+import type { OAuthService } from './domain/oauth.ts';
+import type { OrderService } from './domain/orders.ts';
+import type { IdempotencyStore } from './domain/idempotency.ts';
+import type { Notifier } from './domain/notifier.ts';
+import type { LegacyService } from './domain/legacy.ts';
+import type { SellerService } from './domain/sellers.ts';
+import type { FaultTable } from './http/faults.ts';
+import type { ControlHosts } from './http/control-hosts.ts';
+import type { MerchantKey } from './wallet/merchant-key.ts';
+
+/**
+ * What every route file is given: the sandbox's services, built by buildSandbox (app.ts). It lives apart from the
+ * composition root so the routes depend on this type, never on app.ts (issue 13: no import cycle app ↔ routes).
+ */
+export interface SandboxContext {
+  clock: SandboxClock;
+  state: SandboxState;
+  ids: IdGenerator;
+  oauth: OAuthService;
+  orders: OrderService;
+  idempotency: IdempotencyStore;
+  notifier: Notifier;
+  legacy: LegacyService;
+  sellers: SellerService;
+  faults: FaultTable;
+  merchantKey: MerchantKey;
+  controlHosts: ControlHosts;
+  sweep(): Promise<void>;
+}
