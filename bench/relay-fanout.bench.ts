@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { signatureHeader } from '../relay/signature.ts';
+import { abortableSleep } from '../node-common/sleep.ts';
 import { startChildServer, type ChildServer, type MemorySample } from './lib/child.ts';
 import { distribution, type Distribution } from './lib/stats.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
@@ -205,13 +206,12 @@ function openStream(port: number, streamRequest: string, probe: boolean): Promis
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => Promise<boolean> | boolean, limitMs: number): Promise<boolean> {
   const deadline = Date.now() + limitMs;
   while (Date.now() < deadline) {
     if (await check()) return true;
-    await sleep(100);
+    await abortableSleep(100);
   }
   return false;
 }
@@ -229,7 +229,7 @@ async function phase(target: Target, probes: StreamClient[], clientCount: number
   for (let i = 0; i < total; i += 1) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
+    if (wait > 1) await abortableSleep(wait);
     sentAt.set(firstSeq + i, performance.now());
     acks.push(target.post(firstSeq + i));
   }
@@ -277,7 +277,7 @@ async function measure(target: Target, clientCount: number, seconds: number, log
     }
     const allOpen = await until(async () => (await target.server.ask<ServerStats>('stats')).connected >= clientCount, 60_000);
     if (!allOpen) throw new Error(`${target.name}: only ${(await target.server.ask<ServerStats>('stats')).connected} of ${clientCount} streams open`);
-    await sleep(1_000);
+    await abortableSleep(1_000);
     const memoryConnected = await target.server.ask<MemorySample>('memory');
     const probes = clients.filter((c) => c.seen !== null);
     log(`${target.name}: ${clientCount} streams open (${probes.length} probes); ${LIGHT_RATE} events/s for ${LIGHT_SECONDS} s, then ${RATE_PER_SECOND} events/s for ${seconds} s`);
