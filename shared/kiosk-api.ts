@@ -4,6 +4,9 @@ import type { ORDER_STATUSES, ORDER_STATUS_DETAILS } from './schemas/order.ts';
 import { QR_MODES } from './schemas/order.ts';
 import { COUNTRY_CODES, KIOSK_METHOD_NAMES, type CountryCode } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
+import type { KioskErrorCode } from './kiosk-errors.ts';
+export type { KioskErrorCode } from './kiosk-errors.ts';
+import type { RelayProblemCode } from './relay-problems.ts';
 
 // The one contract between the renderer and the main process (style guide 2): every method's input schema, its
 // result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all
@@ -12,8 +15,14 @@ import type { CsvProblem } from './catalog-problems.ts';
 /** Results, not throws, across processes (style guide 5). `code` is stable; `message` is for people. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: KioskError };
 export interface KioskError {
-  code: string;
+  /** One of the kiosk's codes (./kiosk-errors.ts) or the platform's (./errors.ts), which the renderer words. */
+  code: KioskErrorCode;
   message: string;
+  /**
+   * Whether trying the very same call again later can succeed (no answer, 5xx, 429; ./kiosk-errors.ts for the
+   * kiosk's own codes). The Sale screen offers "try again" from it (issue 13).
+   */
+  retryable: boolean;
   /**
    * Platform error details (the offending field), when there are any. For `invalid_csv`: one English sentence per
    * problem of the import, `line N: reason` (at most 20), for logs and API users.
@@ -48,6 +57,11 @@ export interface Connectivity {
   relay: 'live' | 'polling' | 'offline';
   /** When the platform was last reached, ISO 8601. */
   lastContactAt: string | null;
+  /**
+   * Why the relay's stream is down (issue 13 "Honest status"): its last failure while `relay` is not live, null when
+   * it is live, has not failed, or no relay is configured. The settings screen words it (./relay-problems.ts).
+   */
+  relayProblem: RelayProblemCode | null;
 }
 
 /** `dropped`: a manager gave it up; it leaves the list but the drop call answers with it. */

@@ -1,3 +1,4 @@
+import { kioskError } from '../../shared/kiosk-errors.ts';
 import { KIOSK_METHODS, kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
 
 /**
@@ -8,20 +9,20 @@ import { KIOSK_METHODS, kioskInputs, type KioskApi, type KioskMethod, type Resul
  */
 export async function dispatch(api: KioskApi, method: string, payload: unknown): Promise<Result<unknown>> {
   if (!(KIOSK_METHODS as string[]).includes(method)) {
-    return { ok: false, error: { code: 'unknown_method', message: `There is no kiosk method ${method.slice(0, 64)}.` } };
+    return { ok: false, error: kioskError('unknown_method', `There is no kiosk method ${method.slice(0, 64)}.`) };
   }
   const name = method as KioskMethod;
   const parsed = kioskInputs[name].safeParse(payload ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.map(String).join('.') || 'input';
-    return { ok: false, error: { code: 'invalid_input', message: `${field}: ${issue?.message ?? 'invalid'}`, details: [field] } };
+    return { ok: false, error: kioskError('invalid_input', `${field}: ${issue?.message ?? 'invalid'}`, { details: [field] }) };
   }
   try {
     const call = api[name] as (input: unknown) => Promise<Result<unknown>>;
     return await call.call(api, parsed.data);
   } catch {
-    return { ok: false, error: { code: 'internal', message: 'Something went wrong in the kiosk; try again.' } };
+    return { ok: false, error: kioskError('internal') };
   }
 }
 

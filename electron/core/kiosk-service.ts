@@ -30,6 +30,7 @@ import type { CreateOrderRequest, Order } from '../../shared/schemas/order.ts';
 import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
 import { parseDuration } from '../../shared/duration.ts';
 import { systemClock } from '../../node-common/time.ts';
+import { kioskError, recordedError } from '../../shared/kiosk-errors.ts';
 
 export interface KioskCoreOptions {
   /** Folder of the kiosk's database (kiosk.sqlite). */
@@ -129,10 +130,10 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
   }
 
   // Every platform call passes here, so "is the platform reachable" is what the last call found (issue 5: offline banner).
-  let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null };
+  let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null, relayProblem: null };
   const setConnectivity = (change: Partial<Connectivity>) => {
     const next = { ...connectivity, ...change };
-    if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt) return;
+    if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt && next.relayProblem === connectivity.relayProblem) return;
     const cameBack = connectivity.platform === 'offline' && next.platform === 'online';
     connectivity = next;
     emit({ type: 'connectivity.changed', connectivity });
@@ -186,7 +187,9 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
     onChange: orderChanged,
     logger,
     // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
-    onConnectivity: (c) => setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline' }),
+    // issue 13 "Honest status": while the stream is down, its last failure (wrong key, silence...) goes with the event.
+    onConnectivity: (c) =>
+      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null) }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
@@ -201,7 +204,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
         if (next?.url === activeRelay?.url && next?.key === activeRelay?.key) return;
         const otherRelay = !(next && activeRelay && sameUrl(next.url, activeRelay.url));
         activeRelay = next;
-        setConnectivity({ relay: next ? 'polling' : 'offline' });
+        setConnectivity({ relay: next ? 'polling' : 'offline', relayProblem: null });
         await live.setRelay(next, otherRelay);
       })
       .catch((error: unknown) => logger.warn('switching the relay failed', { error: error instanceof Error ? error.name : 'unknown' }));
@@ -246,45 +249,44 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
   };
   const noCountry = (): { ok: false; error: KioskError } => ({
     ok: false,
-    error: { code: 'no_country', message: "The seller's country is not known yet; set it up in settings." },
+    error: kioskError('no_country'),
   });
   const trainingFixed = (): { ok: false; error: KioskError } => ({
     ok: false,
-    error: { code: 'training_fixed', message: "Training mode's country is fixed by the training store; connect a real account to choose one." },
+    error: kioskError('training_fixed'),
   });
 
   const orderView = (order: Order): KioskOrder => toKioskOrder(order, outbox.list());
 
   async function requirePin(given: string): Promise<KioskError | null> {
-    if (!pin.isSet()) return { code: 'pin_not_set', message: 'Set a manager PIN first.' };
+    if (!pin.isSet()) return kioskError('pin_not_set');
     let verdict;
     try {
       verdict = await pin.verify(given);
     } catch (error) {
       // issue 12: no keychain, no pepper, no PIN check: never accepted.
-      if (error instanceof VaultUnavailableError) return { code: error.code, message: error.message };
+      if (error instanceof VaultUnavailableError) return kioskError(error.code, error.message);
       throw error;
     }
     if (verdict.ok) return null;
-    if (verdict.reason === 'locked') return { code: 'pin_locked', message: `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.` };
-    return { code: 'wrong_pin', message: 'The manager PIN is not right.' };
+    if (verdict.reason === 'locked') return kioskError('pin_locked', `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.`);
+    return kioskError('wrong_pin');
   }
 
   const fail = (error: unknown): { ok: false; error: KioskError } => {
-    if (error instanceof OutboxRefusedError) return { ok: false, error: { code: error.code, message: error.message } };
-    if (error instanceof CatalogError) return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...(error.problems ? { problems: error.problems } : {}) } };
+    if (error instanceof OutboxRefusedError) return { ok: false, error: error.kioskError() };
+    if (error instanceof CatalogError) return { ok: false, error: kioskError(error.code, error.message, { details: error.details, problems: error.problems }) };
     if (error instanceof DamagedRowError) {
       // style guide 10: a damaged stored row is named, never shown as something else. Its message holds no secret.
       logger.error('damaged row in the kiosk database', { table: error.table, row: error.rowId, reason: error.reason });
-      return { ok: false, error: { code: 'damaged_data', message: `${error.message}. Ask for support; the rest of the kiosk keeps working.` } };
+      return { ok: false, error: kioskError('damaged_data', `${error.message}. Ask for support; the rest of the kiosk keeps working.`) };
     }
-    if (error instanceof VaultUnavailableError) return { ok: false, error: { code: error.code, message: error.message } };
-    if (error instanceof PlatformNetworkError) {
-      return { ok: false, error: { code: 'offline', message: 'The payment platform cannot be reached; check the internet connection.' } };
-    }
-    if (error instanceof PlatformError) return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
+    if (error instanceof VaultUnavailableError) return { ok: false, error: kioskError(error.code, error.message) };
+    // One code per condition (issue 13): no answer from the platform is network_error, in the table's words.
+    if (error instanceof PlatformNetworkError) return { ok: false, error: kioskError('network_error') };
+    if (error instanceof PlatformError) return { ok: false, error: error.kioskError() };
     logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
-    return { ok: false, error: { code: 'internal', message: 'Something went wrong in the kiosk; try again.' } };
+    return { ok: false, error: kioskError('internal') };
   };
   const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
@@ -325,12 +327,12 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
         } catch (error) {
           return fail(error);
         }
-        if (!first.ok) return { ok: false, error: { code: first.reason, message: 'The manager PIN could not be set.' } };
+        if (!first.ok) return { ok: false, error: kioskError(first.reason === 'locked' ? 'pin_locked' : first.reason, 'The manager PIN could not be set.') };
       }
       try {
         if (input.method === 'client_credentials') await session.connectClientCredentials(input.clientId, input.clientSecret);
         else {
-          if (!options.openBrowser) return { ok: false, error: { code: 'no_browser', message: 'This shell cannot open a browser for the authorization page.' } };
+          if (!options.openBrowser) return { ok: false, error: kioskError('no_browser') };
           await session.connectAuthorizationCode(input.clientId, input.clientSecret, { openBrowser: options.openBrowser });
         }
       } catch (error) {
@@ -355,12 +357,12 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       return ok(sessionState());
     },
     async createOrder(input) {
-      if (session.state !== 'connected') return { ok: false, error: { code: 'not_connected', message: 'The kiosk is not connected to the payment platform.' } };
+      if (session.state !== 'connected') return { ok: false, error: kioskError('not_connected') };
       const s = settings();
       const currency = currencyNow();
       if (!currency) return noCountry();
       const total = parseAmount(input.amount, currency);
-      if (!total.ok || total.minor === 0) return { ok: false, error: { code: 'invalid_amount', message: total.ok ? 'The amount must be greater than zero.' : total.reason } };
+      if (!total.ok || total.minor === 0) return { ok: false, error: kioskError('invalid_amount', total.ok ? 'The amount must be greater than zero.' : total.reason) };
       const amount = formatAmount(total.minor, currency);
       const lines = orderItems(input.items, total.minor, currency);
       if (!lines.ok) return { ok: false, error: lines.error };
@@ -388,7 +390,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       try {
         const stored = ordersRepo.load(input.id);
         // issue 12: an order this kiosk does not have is never fetched into it.
-        if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+        if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
         // issue 12: "check status" always asks the platform, and its answer replaces whatever was stored; when the
         // platform cannot answer, the cashier is told so rather than shown the stored state as if it were checked.
         return ok(orderView(input.refresh ? await live.checkNow(input.id) : stored.order));
@@ -400,7 +402,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       let current: Order;
       try {
         const stored = ordersRepo.load(input.id);
-        if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+        if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
         try {
           // kiosk-expectations, issue 12: cancel first asks the platform whether the customer already paid.
           current = await live.checkNow(input.id);
@@ -417,7 +419,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       if (current.status !== 'created') return ok(orderView(current));
       try {
         const item = await outbox.enqueueCancel(input.id, 'cashier');
-        if (item.state === 'failed' && item.lastError) return { ok: false, error: { code: item.lastError.code, message: item.lastError.message } };
+        if (item.state === 'failed' && item.lastError) return { ok: false, error: recordedError(item.lastError) };
       } catch (error) {
         return fail(error);
       }
@@ -427,11 +429,11 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       const problem = await requirePin(input.pin);
       if (problem) return { ok: false, error: problem };
       const stored = ordersRepo.load(input.id);
-      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
       let minor: number | null = null;
       if (input.amount !== undefined) {
         const parsed = parseAmount(input.amount, stored.order.currency as Currency);
-        if (!parsed.ok) return { ok: false, error: { code: 'invalid_amount', message: parsed.reason } };
+        if (!parsed.ok) return { ok: false, error: kioskError('invalid_amount', parsed.reason) };
         minor = parsed.minor;
       }
       try {
@@ -481,10 +483,10 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       const { relayKey, ...patch } = input.patch;
       if (patch.expiration !== undefined) {
         const d = parseDuration(patch.expiration);
-        if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: { code: 'invalid_expiration', message: 'Expiration must be between PT30S and PT3600H.' } };
+        if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: kioskError('invalid_expiration') };
       }
       const relayProblem = patch.relayUrl ? relayUrlProblem(patch.relayUrl) : null;
-      if (relayProblem) return { ok: false, error: { code: 'invalid_relay_url', message: `The relay URL ${relayProblem}.` } };
+      if (relayProblem) return { ok: false, error: kioskError('invalid_relay_url', `The relay URL ${relayProblem}.`) };
       if (patch.countryCode !== undefined && training) {
         if (patch.countryCode !== settings().countryCode) return trainingFixed();
         delete patch.countryCode;
@@ -559,14 +561,14 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       } catch (error) {
         return fail(error);
       }
-      if (!stored) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
       if (!options.printer) return ok({ printed: false });
       try {
         await options.printer.print(input.id, settings().printerName);
       } catch (error) {
         const reason = error instanceof Error && error.message ? error.message.replace(/\s+/g, ' ').slice(0, 200) : 'no reason given';
         logger.warn('receipt printing failed', { order: input.id, reason });
-        return { ok: false, error: { code: 'print_failed', message: `The receipt could not be printed (${reason}); check the printer, or print from the dialog.` } };
+        return { ok: false, error: kioskError('print_failed', `The receipt could not be printed (${reason}); check the printer, or print from the dialog.`) };
       }
       return ok({ printed: true });
     },
@@ -574,7 +576,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       try {
         return ok((await options.printer?.list()) ?? []);
       } catch {
-        return { ok: false, error: { code: 'printers_unavailable', message: 'The list of printers could not be read from the system.' } };
+        return { ok: false, error: kioskError('printers_unavailable') };
       }
     },
     async setPin(input) {
@@ -591,7 +593,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
           wrong_pin: 'The current PIN is not right.',
           locked: 'Too many wrong PINs; try again later.',
         }[result.reason];
-        return { ok: false, error: { code: result.reason === 'locked' ? 'pin_locked' : result.reason, message } };
+        return { ok: false, error: kioskError(result.reason === 'locked' ? 'pin_locked' : result.reason, message) };
       }
       audit.append({ actor: 'manager', action: 'pin.set', subject: null, detail: {} });
       return ok({ hasPin: true as const });
@@ -601,15 +603,15 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       return problem ? { ok: false, error: problem } : ok({ valid: true as const });
     },
     async simulatePayment(input) {
-      if (!training) return { ok: false, error: { code: 'not_training', message: 'Only training mode can simulate a payment.' } };
+      if (!training) return { ok: false, error: kioskError('not_training') };
       // issue 12: an order this kiosk does not have is never fetched into it.
-      if (!ordersRepo.load(input.id)) return { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      if (!ordersRepo.load(input.id)) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
       const response = await (options.fetch ?? fetch)(`${options.platformUrl}/sandbox/orders/${input.id}/pay`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ outcome: input.outcome }),
       }).catch(() => null);
-      if (!response || !response.ok) return { ok: false, error: { code: 'simulation_failed', message: 'The training sandbox did not take the payment.' } };
+      if (!response || !response.ok) return { ok: false, error: kioskError('simulation_failed') };
       await response.arrayBuffer();
       try {
         return ok(orderView(await live.checkNow(input.id)));
@@ -617,7 +619,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
         // The sandbox took the payment; the relay or the poller brings it. Until then the stored state is the answer.
       }
       const stored = ordersRepo.load(input.id);
-      return stored ? ok(orderView(stored.order)) : { ok: false, error: { code: 'order_not_found', message: `No order ${input.id} on this kiosk.` } };
+      return stored ? ok(orderView(stored.order)) : { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
     },
   };
 

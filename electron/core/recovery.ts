@@ -4,6 +4,7 @@ import type { OperationsRepo } from './store/operations-repo.ts';
 import type { OrdersRepo } from './store/orders-repo.ts';
 import { RESUMABLE_CREATE_MS, sendCreate } from './orders/create-order.ts';
 import type { Order } from '../../shared/schemas/order.ts';
+import type { KioskErrorCode } from '../../shared/kiosk-errors.ts';
 
 export interface RecoveryOptions {
   ops: OperationsRepo;
@@ -51,7 +52,7 @@ export async function recover(options: RecoveryOptions): Promise<RecoveryReport>
   for (const operation of ops.pendingCreates()) {
     if (clock.now() - operation.createdAt > maxAge) {
       ops.markFailed(operation.id, {
-        code: 'create_abandoned',
+        code: 'create_abandoned' satisfies KioskErrorCode,
         message: 'This sale was interrupted too long ago to be sent again; charge it again if it is still open.',
       }, operation.uncertainSince);
       report.creates.push({ operationId: operation.id, outcome: 'abandoned', orderId: null, error: 'create_abandoned' });

@@ -4,6 +4,7 @@ import { dispatch } from '../core/api-dispatch.ts';
 import type { Logger } from '../core/ports.ts';
 import { EVENT_CHANNEL, EVENTS_READY_CHANNEL, methodChannel } from '../preload/channels.ts';
 import { isTrustedSender, type IpcSenderEvent } from './ipc-sender.ts';
+import { kioskError } from '../../shared/kiosk-errors.ts';
 
 export type KioskIpcMain = Pick<IpcMain, 'handle' | 'removeHandler' | 'on' | 'removeListener'>;
 export type EventTarget = Pick<WebContents, 'id' | 'send' | 'isDestroyed'>;
@@ -26,7 +27,7 @@ export interface KioskIpc {
   dispose(): void;
 }
 
-const FORBIDDEN: Result<never> = { ok: false, error: { code: 'forbidden_sender', message: 'This request did not come from the kiosk.' } };
+const FORBIDDEN: Result<never> = { ok: false, error: kioskError('forbidden_sender', 'This request did not come from the kiosk.') };
 
 /**
  * The kiosk's IPC (issue 6): one handler per KioskApi method. Each checks the sender (our window, top frame, our

@@ -13,7 +13,8 @@ export interface KioskBridge {
 
 export type PreloadIpc = Pick<IpcRenderer, 'invoke' | 'on' | 'send'>;
 
-const unreachable: Result<never> = { ok: false, error: { code: 'shell_unreachable', message: 'The kiosk service is not answering.' } };
+// shell_unreachable as shared/kiosk-errors.ts has it (retryable), written out: the preload stays free of the table.
+const unreachable: Result<never> = { ok: false, error: { code: 'shell_unreachable', message: 'The kiosk service is not answering.', retryable: true } };
 
 /**
  * Builds the bridge the page gets (issue 6 "electron/preload", style guide 3): one named function per KioskApi

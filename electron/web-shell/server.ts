@@ -3,9 +3,13 @@ import type { Duplex } from 'node:stream';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import type { KioskApi, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
+import type { KioskApi, KioskError, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
 import { dispatch, isKioskMethod } from '../core/api-dispatch.ts';
 import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
+import { kioskError } from '../../shared/kiosk-errors.ts';
+
+// The HTTP code's name, as the platform's 401 (shared/errors.ts); said in words by the renderer like any other code.
+const LAUNCH_SECRET_REFUSED: KioskError = { code: 'unauthorized', message: 'The launch secret is missing or wrong.', retryable: false };
 
 export interface EventSource {
   subscribe(listener: (event: KioskEvent) => void): () => void;
@@ -66,7 +70,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => {
-      if (!res.headersSent) json(res, 500, { ok: false, error: { code: 'internal', message: 'The web shell failed.' } });
+      if (!res.headersSent) json(res, 500, { ok: false, error: kioskError('internal', 'The web shell failed.') });
       else res.destroy();
     });
   });
@@ -76,44 +80,44 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     if (url === null) {
       // Like a request Node cannot parse (answerClientError): answered, then the connection closes.
       res.setHeader('connection', 'close');
-      return json(res, 400, { ok: false, error: { code: 'bad_path', message: 'The request target cannot be read.' } });
+      return json(res, 400, { ok: false, error: kioskError('bad_path', 'The request target cannot be read.') });
     }
     if (!hosts.includes(String(req.headers.host ?? '').toLowerCase())) {
-      return json(res, 421, { ok: false, error: { code: 'wrong_host', message: 'This server answers only to its own address.' } });
+      return json(res, 421, { ok: false, error: kioskError('wrong_host', 'This server answers only to its own address.') });
     }
     if (url.pathname.startsWith('/api/')) {
       const requestOrigin = req.headers.origin;
       if (requestOrigin !== undefined && requestOrigin !== origin) {
-        return json(res, 403, { ok: false, error: { code: 'forbidden_origin', message: 'Cross-origin calls are refused.' } });
+        return json(res, 403, { ok: false, error: kioskError('forbidden_origin', 'Cross-origin calls are refused.') });
       }
       if (url.pathname === '/api/events' && req.method === 'GET') {
-        if (!matchesSecret(url.searchParams.get('k'))) return json(res, 401, { ok: false, error: { code: 'unauthorized', message: 'The launch secret is missing or wrong.' } });
+        if (!matchesSecret(url.searchParams.get('k'))) return json(res, 401, { ok: false, error: LAUNCH_SECRET_REFUSED });
         return openEventStream(res);
       }
-      if (req.method !== 'POST') return json(res, 405, { ok: false, error: { code: 'method_not_allowed', message: 'API calls are POST.' } });
+      if (req.method !== 'POST') return json(res, 405, { ok: false, error: kioskError('method_not_allowed', 'API calls are POST.') });
       if (requestOrigin === undefined && req.headers['sec-fetch-site'] !== undefined && req.headers['sec-fetch-site'] !== 'same-origin') {
-        return json(res, 403, { ok: false, error: { code: 'forbidden_origin', message: 'Cross-site calls are refused.' } });
+        return json(res, 403, { ok: false, error: kioskError('forbidden_origin', 'Cross-site calls are refused.') });
       }
       if (!matchesSecret(single(req.headers['x-kiosk-secret']))) {
-        return json(res, 401, { ok: false, error: { code: 'unauthorized', message: 'The launch secret is missing or wrong.' } });
+        return json(res, 401, { ok: false, error: LAUNCH_SECRET_REFUSED });
       }
       if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
-        return json(res, 415, { ok: false, error: { code: 'unsupported_media_type', message: 'API calls send application/json.' } });
+        return json(res, 415, { ok: false, error: kioskError('unsupported_media_type', 'API calls send application/json.') });
       }
       const method = url.pathname.slice('/api/'.length);
-      if (!isKioskMethod(method)) return json(res, 404, { ok: false, error: { code: 'unknown_method', message: `There is no kiosk method ${method.slice(0, 64)}.` } });
+      if (!isKioskMethod(method)) return json(res, 404, { ok: false, error: kioskError('unknown_method', `There is no kiosk method ${method.slice(0, 64)}.`) });
       const body = await readBody(req, MAX_BODY_BY_METHOD[method] ?? MAX_BODY);
-      if (body === null) return json(res, 413, { ok: false, error: { code: 'too_large', message: 'The request is too large.' } });
+      if (body === null) return json(res, 413, { ok: false, error: kioskError('too_large', 'The request is too large.') });
       let payload: unknown;
       try {
         payload = body.trim() === '' ? {} : JSON.parse(body);
       } catch {
-        return json(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } });
+        return json(res, 400, { ok: false, error: kioskError('invalid_input', 'The request body is not valid JSON.') });
       }
       const result = await dispatch(options.api, method, payload);
       return json(res, result.ok || result.error.code !== 'invalid_input' ? 200 : 400, result);
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { ok: false, error: { code: 'method_not_allowed', message: 'Only GET here.' } });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { ok: false, error: kioskError('method_not_allowed', 'Only GET here.') });
     return serveStatic(url.pathname, res);
   }
 
@@ -149,15 +153,15 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
-      return json(res, 400, { ok: false, error: { code: 'bad_path', message: 'The path cannot be decoded.' } });
+      return json(res, 400, { ok: false, error: kioskError('bad_path', 'The path cannot be decoded.') });
     }
     let file = normalize(join(root, decoded));
-    if (file !== root && !file.startsWith(root + sep)) return json(res, 404, { ok: false, error: { code: 'not_found', message: 'No such file.' } });
+    if (file !== root && !file.startsWith(root + sep)) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
     const info = await stat(file).catch(() => null);
     // The renderer is a single page: unknown paths (its routes, e.g. /customer) get index.html.
     if (!info || info.isDirectory()) file = join(root, 'index.html');
     const content = await readFile(file).catch(() => null);
-    if (!content) return json(res, 404, { ok: false, error: { code: 'not_found', message: 'No such file.' } });
+    if (!content) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
     res.writeHead(200, { 'content-type': RENDERER_CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', ...PAGE_HEADERS });
     res.end(content);
   }
@@ -215,7 +219,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     return;
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify({ ok: false, error: { code: 'invalid_input', message: 'The request could not be read.' } });
+  const body = JSON.stringify({ ok: false, error: kioskError('invalid_input', 'The request could not be read.') });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,

@@ -2,6 +2,7 @@ import { backoffDelay, type BackoffPolicy } from '../../../node-common/retry.ts'
 import { abortableSleep } from '../../../node-common/sleep.ts';
 import type { Clock, Logger, Random } from '../ports.ts';
 import { SseLimitError, SseParser, readSse, type SseLimits } from './sse-reader.ts';
+import type { RelayProblemCode } from '../../../shared/relay-problems.ts';
 
 export type RelayStatus = 'live' | 'connecting' | 'offline';
 
@@ -19,22 +20,8 @@ export interface EventCursor {
   set(id: string): void;
 }
 
-export type RelayErrorCode =
-  /** The relay refused the kiosk key (401/403): it will not fix itself; a manager must enter the right key. */
-  | 'unauthorized'
-  /** The relay could not be reached, or the connection dropped. */
-  | 'network'
-  /** The relay answered with another status (503 while it shuts down, 5xx) or not with an event stream. */
-  | 'bad_response'
-  /** Nothing, not even a heartbeat, arrived within silenceMs: the connection was presumed dead and dropped. */
-  | 'silence'
-  /** onEvent or onReset threw: the connection was dropped so the event is replayed from the cursor. */
-  | 'handler_failed'
-  /**
-   * The stream sent a line or an event larger than the reader's limits (issue 12: a hostile or broken relay must not
-   * fill the kiosk's memory): the connection was dropped, and the next one waits out the backoff.
-   */
-  | 'oversized';
+/** Why the stream is down; the codes and their meaning are in shared/relay-problems.ts (the screen words them). */
+export type RelayErrorCode = RelayProblemCode;
 
 export interface RelayError {
   code: RelayErrorCode;

@@ -2,6 +2,7 @@ import type { OrdersPort } from '../ports.ts';
 import type { Operation, OperationsRepo } from '../store/operations-repo.ts';
 import { classifySendError } from '../outbox/outbox.ts';
 import { createOrderRequestSchema, type CreateOrderRequest, type Order } from '../../../shared/schemas/order.ts';
+import type { KioskErrorCode } from '../../../shared/kiosk-errors.ts';
 
 export type CreateOperation = Extract<Operation, { kind: 'create' }>;
 
@@ -57,7 +58,7 @@ export async function createOrResume(
   let resume: CreateOperation | null = null;
   const uncertain: CreateOperation[] = [];
   const supersede = (operation: CreateOperation) =>
-    ops.markFailed(operation.id, { code: 'create_superseded', message: 'Another sale was charged after this one got no answer.' }, operation.uncertainSince);
+    ops.markFailed(operation.id, { code: 'create_superseded' satisfies KioskErrorCode, message: 'Another sale was charged after this one got no answer.' }, operation.uncertainSince);
   // 'sending' creates are in flight right now (or are crash recovery's, which ran before any charge): left alone.
   for (const operation of ops.pendingCreates()) {
     if (operation.state !== 'queued') continue;

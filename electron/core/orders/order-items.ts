@@ -1,4 +1,5 @@
 import type { KioskError, KioskInput } from '../../../shared/kiosk-api.ts';
+import { kioskError } from '../../../shared/kiosk-errors.ts';
 import type { CreateOrderRequest } from '../../../shared/schemas/order.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 
@@ -23,11 +24,11 @@ export function orderItems(items: ItemInput[] | undefined, totalMinor: number, c
   for (const [index, item] of items.entries()) {
     const price = parseAmount(item.unitPrice, currency);
     if (!price.ok) {
-      return { ok: false, error: { code: 'invalid_amount', message: `Item ${index + 1} (${item.title}): ${price.reason}.`, details: [`items.${index}.unitPrice`] } };
+      return { ok: false, error: kioskError('invalid_amount', `Item ${index + 1} (${item.title}): ${price.reason}.`, { details: [`items.${index}.unitPrice`] }) };
     }
     sum += price.minor * item.quantity;
     if (!Number.isSafeInteger(sum)) {
-      return { ok: false, error: { code: 'items_total_mismatch', message: 'The item lines add up to more than any amount the kiosk can charge.' } };
+      return { ok: false, error: kioskError('items_total_mismatch', 'The item lines add up to more than any amount the kiosk can charge.') };
     }
     lines.push({
       title: item.title,
@@ -40,7 +41,7 @@ export function orderItems(items: ItemInput[] | undefined, totalMinor: number, c
   if (sum !== totalMinor) {
     return {
       ok: false,
-      error: { code: 'items_total_mismatch', message: `The item lines add up to ${describe(sum, currency)}, but the amount to charge is ${describe(totalMinor, currency)}.` },
+      error: kioskError('items_total_mismatch', `The item lines add up to ${describe(sum, currency)}, but the amount to charge is ${describe(totalMinor, currency)}.`),
     };
   }
   return { ok: true, items: lines };

@@ -7,7 +7,8 @@ import { toOutboxItem } from '../store/operations-repo.ts';
 import type { OrdersRepo, StoredOrder } from '../store/orders-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
 import { checkRefund } from './refund-rules.ts';
-import type { OutboxItem } from '../../../shared/kiosk-api.ts';
+import type { KioskError, KioskErrorCode, OutboxItem } from '../../../shared/kiosk-api.ts';
+import { KIOSK_ERRORS, isKioskOwnCode } from '../../../shared/kiosk-errors.ts';
 import { orderSchema, type Order, type RefundOrderRequest, type RefundOrderResponse } from '../../../shared/schemas/order.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 
@@ -64,7 +65,7 @@ export function classifySendError(error: unknown): SendOutcome {
     return { kind: 'failed', error: described, certainlyNotApplied: true };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: 'failed', error: { code: 'internal_error', message: `The kiosk could not read the platform's answer: ${message.slice(0, 200)}` }, certainlyNotApplied: false };
+  return { kind: 'failed', error: { code: 'unreadable_answer' satisfies KioskErrorCode, message: `The kiosk could not read the platform's answer: ${message.slice(0, 200)}` }, certainlyNotApplied: false };
 }
 
 /** A partial refund's amount as recorded (canonical decimal string); null for a full refund. */
@@ -82,11 +83,15 @@ function conflict(): OutboxRefusedError {
 /** A refund or cancel the kiosk refuses before recording it (issue 4 local checks), with a code the UI explains. */
 export class OutboxRefusedError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: KioskErrorCode,
     message: string,
   ) {
     super(message);
     this.name = 'OutboxRefusedError';
+  }
+  /** As the renderer gets it: nothing was recorded or sent, so only the kiosk's table can call it retryable. */
+  kioskError(): KioskError {
+    return { code: this.code, message: this.message, retryable: isKioskOwnCode(this.code) && KIOSK_ERRORS[this.code].retryable };
   }
 }
 
@@ -407,7 +412,7 @@ export class Outbox {
       ops.markFailed(
         op.id,
         {
-          code: 'idempotency_window_passed',
+          code: 'idempotency_window_passed' satisfies KioskErrorCode,
           message:
             'This was sent over a day ago without a clear answer, and the platform no longer recognizes its key. Check the order first: retry only if it does not show the change.',
         },

@@ -1,5 +1,6 @@
 import { shouldRetry } from '../../../node-common/retry.ts';
-import { ORDER_ERRORS, OAUTH_ERRORS, TOKENIZE_ERRORS, parsePlatformError } from '../../../shared/errors.ts';
+import { parsePlatformError } from '../../../shared/errors.ts';
+import type { KioskError, KioskErrorCode } from '../../../shared/kiosk-api.ts';
 
 /**
  * Typed errors for every platform answer that is not a success (style guide 6): the code of seed 7 / platform-facts,
@@ -18,6 +19,14 @@ export class PlatformError extends Error {
   /** Network errors, 429 and 5xx are worth another try with the same idempotency key; other 4xx never (style guide 8). */
   get retryable(): boolean {
     return shouldRetry(this.status);
+  }
+  /**
+   * As the renderer gets it. The code is one of the platform's tables (shared/errors.ts), `http_<status>`, or one of
+   * the kiosk's own set by a subclass (shared/kiosk-errors.ts); a code a newer platform adds passes on as it is, and
+   * the renderer words it with its fallback.
+   */
+  kioskError(): KioskError {
+    return { code: this.code as KioskErrorCode, message: this.message, details: this.details, retryable: this.retryable };
   }
   /** The platform said no for good: a 4xx other than 401 (handled by refreshing) and 429. */
   get definitive(): boolean {
@@ -58,8 +67,7 @@ export class NotConnectedError extends PlatformError {
  * (access_denied, RFC 6749 4.1.2.1), the callback carried another request's state, nobody answered in time, or the
  * page sent back something else. Never retried automatically: a person has to start it again.
  */
-export const AUTHORIZATION_ERROR_CODES = ['access_denied', 'authorization_state_mismatch', 'authorization_timeout', 'authorization_failed'] as const;
-export type AuthorizationErrorCode = (typeof AUTHORIZATION_ERROR_CODES)[number];
+export type AuthorizationErrorCode = Extract<KioskErrorCode, 'access_denied' | 'authorization_state_mismatch' | 'authorization_timeout' | 'authorization_failed'>;
 
 export class AuthorizationError extends PlatformError {
   constructor(
@@ -79,8 +87,3 @@ export function platformErrorFrom(status: number, body: unknown, retryAfterSecon
   if (retryAfterSeconds !== undefined) Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterSeconds, enumerable: true });
   return error;
 }
-
-/** Every code the kiosk can be told, from the catalogs, for the UI's translations and for tests that check coverage. */
-export const KNOWN_PLATFORM_CODES: readonly string[] = [
-  ...new Set([...Object.keys(ORDER_ERRORS), ...Object.keys(OAUTH_ERRORS), ...Object.keys(TOKENIZE_ERRORS), 'network_error', 'reconnect_needed']),
-];

@@ -7,6 +7,7 @@ import type { Clock } from '../ports.ts';
 import { REFUND_REQUEST_ID_PATTERN, type OutboxItem } from '../../../shared/kiosk-api.ts';
 import { createOrderRequestSchema, refundOrderRequestSchema, refundOrderResponseSchema, type CreateOrderRequest, type RefundOrderRequest } from '../../../shared/schemas/order.ts';
 import { decimalString, ORDER_ID_PATTERN } from '../../../shared/schemas/common.ts';
+import { currentCode } from '../../../shared/kiosk-errors.ts';
 
 export const OPERATION_KINDS = ['create', 'cancel', 'refund'] as const;
 export type OperationKind = (typeof OPERATION_KINDS)[number];
@@ -366,7 +367,8 @@ function readRow(raw: unknown): Operation {
     amount: row.amount,
     state: row.state,
     attempts: row.attempts,
-    lastError: row.last_error_code === null ? null : { code: row.last_error_code, message: row.last_error_message ?? '' },
+    // A code an older build wrote under its former name is read under the current one (shared/kiosk-errors.ts).
+    lastError: row.last_error_code === null ? null : { code: currentCode(row.last_error_code), message: row.last_error_message ?? '' },
     result: row.result === null ? null : json(row.result, 'result'),
     createdAt: row.created_at,
     updatedAt: row.updated_at,

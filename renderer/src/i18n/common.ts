@@ -1,15 +1,18 @@
-// A platform or kiosk error code in words, for every code the core can answer with (the core's and the platform's
-// tables: electron/core, shared/errors.ts; test/unit/renderer/error-translations.test.ts keeps this complete).
+import type { KioskErrorCode } from '../../../shared/kiosk-errors.ts';
+
+// A platform or kiosk error code in words, for every code the core can answer with (KioskError.code: the kiosk's
+// table, shared/kiosk-errors.ts, and the platform's, shared/errors.ts). Typed by that union (issue 13), so a code
+// without words, or words for a code that no longer exists, fails to compile. `http_<status>` (a platform body without
+// JSON) has no words of its own: i18n.error falls back to "Something went wrong: {message}".
 // {message} is the core's own English sentence, used only where its detail (the field, the row) helps.
-const errors = {
+type ErrorKey = `error.${Exclude<KioskErrorCode, `http_${number}`>}`;
+const errors: Record<'en' | 'es' | 'pt', Record<ErrorKey, string>> = {
   en: {
-    'error.offline': 'The payment platform cannot be reached. Check the internet connection and try again.',
     'error.network_error': 'The payment platform cannot be reached. Check the internet connection and try again.',
     'error.shell_unreachable': 'The kiosk service is not answering. Restart the kiosk if this goes on.',
     'error.unexpected_response': 'The payment platform gave an answer the kiosk cannot read. Try again in a moment.',
-    'error.unexpected': 'The payment status could not be checked. Try again in a moment.',
     'error.internal': 'Something went wrong in the kiosk. Try again.',
-    'error.internal_error': "The kiosk could not read the platform's answer. Check the sale's status before trying again.",
+    'error.unreadable_answer': "The kiosk could not read the platform's answer. Check the sale's status before trying again.",
     'error.invalid_input': 'The kiosk refused a value: {message}',
     'error.unknown_method': 'This version of the kiosk does not know that action. Restart the kiosk.',
     'error.too_large': 'That is too much data to send at once.',
@@ -38,9 +41,7 @@ const errors = {
     'error.unsupported_site': "The platform does not take QR orders in the store's country.",
     'error.wrong_pin': 'Wrong PIN.',
     'error.pin_locked': 'Too many wrong PINs. Try again later.',
-    'error.locked': 'Too many wrong PINs. Try again later.',
     'error.pin_not_set': 'No manager PIN is set yet. Set one in Settings.',
-    'error.not_set': 'No manager PIN is set yet. Set one in Settings.',
     'error.invalid_pin': 'A PIN is 4 to 8 digits.',
     'error.current_pin_required': 'Enter the current PIN first.',
     'error.invalid_amount': 'Enter an amount greater than zero.',
@@ -95,6 +96,8 @@ const errors = {
     'error.training_fixed': 'In training mode this setting is fixed.',
     'error.invalid_csv': 'The file has rows that cannot be read; nothing was imported. {message}',
     'error.duplicate_code': 'Another product already has that code.',
+    'error.catalog_full': 'The catalog is full. Delete some products first.',
+    'error.keychain_unavailable': "The computer's keychain cannot be reached, so this cannot be done now. Ask for support.",
     'error.item_not_found': 'That product is no longer in the catalog.',
     'error.print_failed': 'The receipt could not be printed. Check the printer and try again.',
     'error.damaged_data': "Some of the kiosk's stored data is damaged; this action cannot be done. Ask for support; the rest of the kiosk keeps working.",
@@ -103,13 +106,11 @@ const errors = {
     'error.forbidden_sender': 'The kiosk refused a request that did not come from its own window.',
   },
   es: {
-    'error.offline': 'No se puede contactar la plataforma de pagos. Revise la conexión a internet y vuelva a intentar.',
     'error.network_error': 'No se puede contactar la plataforma de pagos. Revise la conexión a internet y vuelva a intentar.',
     'error.shell_unreachable': 'El servicio del kiosco no responde. Reinicie el kiosco si sigue así.',
     'error.unexpected_response': 'La plataforma de pagos dio una respuesta que el kiosco no puede leer. Vuelva a intentar en un momento.',
-    'error.unexpected': 'No se pudo consultar el estado del pago. Vuelva a intentar en un momento.',
     'error.internal': 'Algo falló en el kiosco. Vuelva a intentar.',
-    'error.internal_error': 'El kiosco no pudo leer la respuesta de la plataforma. Consulte el estado de la venta antes de reintentar.',
+    'error.unreadable_answer': 'El kiosco no pudo leer la respuesta de la plataforma. Consulte el estado de la venta antes de reintentar.',
     'error.invalid_input': 'El kiosco rechazó un valor: {message}',
     'error.unknown_method': 'Esta versión del kiosco no conoce esa acción. Reinicie el kiosco.',
     'error.too_large': 'Son demasiados datos para enviar de una vez.',
@@ -138,9 +139,7 @@ const errors = {
     'error.unsupported_site': 'La plataforma no acepta órdenes QR en el país del comercio.',
     'error.wrong_pin': 'PIN incorrecto.',
     'error.pin_locked': 'Demasiados intentos. Pruebe más tarde.',
-    'error.locked': 'Demasiados intentos. Pruebe más tarde.',
     'error.pin_not_set': 'Todavía no hay PIN de encargado. Defínalo en Ajustes.',
-    'error.not_set': 'Todavía no hay PIN de encargado. Defínalo en Ajustes.',
     'error.invalid_pin': 'El PIN tiene de 4 a 8 dígitos.',
     'error.current_pin_required': 'Primero ingrese el PIN actual.',
     'error.invalid_amount': 'Ingrese un monto mayor que cero.',
@@ -195,6 +194,8 @@ const errors = {
     'error.training_fixed': 'En modo práctica este ajuste no se puede cambiar.',
     'error.invalid_csv': 'El archivo tiene filas que no se pueden leer; no se importó nada. {message}',
     'error.duplicate_code': 'Otro producto ya tiene ese código.',
+    'error.catalog_full': 'El catálogo está lleno. Borre algunos productos primero.',
+    'error.keychain_unavailable': 'No se puede acceder al llavero del equipo, así que esto no se puede hacer ahora. Pida soporte.',
     'error.item_not_found': 'Ese producto ya no está en el catálogo.',
     'error.print_failed': 'No se pudo imprimir el comprobante. Revise la impresora y vuelva a intentar.',
     'error.damaged_data': 'Hay datos guardados del kiosco dañados; no se puede hacer esta acción. Pida soporte; el resto del kiosco sigue funcionando.',
@@ -203,13 +204,11 @@ const errors = {
     'error.forbidden_sender': 'El kiosco rechazó un pedido que no vino de su propia ventana.',
   },
   pt: {
-    'error.offline': 'Não foi possível contatar a plataforma de pagamentos. Verifique a internet e tente de novo.',
     'error.network_error': 'Não foi possível contatar a plataforma de pagamentos. Verifique a internet e tente de novo.',
     'error.shell_unreachable': 'O serviço do quiosque não responde. Reinicie o quiosque se continuar.',
     'error.unexpected_response': 'A plataforma de pagamentos deu uma resposta que o quiosque não consegue ler. Tente de novo em instantes.',
-    'error.unexpected': 'Não foi possível verificar o status do pagamento. Tente de novo em instantes.',
     'error.internal': 'Algo falhou no quiosque. Tente de novo.',
-    'error.internal_error': 'O quiosque não conseguiu ler a resposta da plataforma. Verifique o status da venda antes de tentar de novo.',
+    'error.unreadable_answer': 'O quiosque não conseguiu ler a resposta da plataforma. Verifique o status da venda antes de tentar de novo.',
     'error.invalid_input': 'O quiosque recusou um valor: {message}',
     'error.unknown_method': 'Esta versão do quiosque não conhece essa ação. Reinicie o quiosque.',
     'error.too_large': 'São dados demais para enviar de uma vez.',
@@ -238,9 +237,7 @@ const errors = {
     'error.unsupported_site': 'A plataforma não aceita pedidos QR no país da loja.',
     'error.wrong_pin': 'PIN incorreto.',
     'error.pin_locked': 'Muitas tentativas. Tente mais tarde.',
-    'error.locked': 'Muitas tentativas. Tente mais tarde.',
     'error.pin_not_set': 'Ainda não há PIN de gerente. Defina um em Ajustes.',
-    'error.not_set': 'Ainda não há PIN de gerente. Defina um em Ajustes.',
     'error.invalid_pin': 'O PIN tem de 4 a 8 dígitos.',
     'error.current_pin_required': 'Primeiro digite o PIN atual.',
     'error.invalid_amount': 'Digite um valor maior que zero.',
@@ -295,6 +292,8 @@ const errors = {
     'error.training_fixed': 'No modo treino este ajuste não pode ser mudado.',
     'error.invalid_csv': 'O arquivo tem linhas que não podem ser lidas; nada foi importado. {message}',
     'error.duplicate_code': 'Outro produto já tem esse código.',
+    'error.catalog_full': 'O catálogo está cheio. Apague alguns produtos primeiro.',
+    'error.keychain_unavailable': 'Não é possível acessar o chaveiro do computador, então isto não pode ser feito agora. Peça suporte.',
     'error.item_not_found': 'Esse produto não está mais no catálogo.',
     'error.print_failed': 'Não foi possível imprimir o recibo. Verifique a impressora e tente de novo.',
     'error.damaged_data': 'Há dados salvos do quiosque danificados; esta ação não pode ser feita. Peça suporte; o resto do quiosque continua funcionando.',
@@ -302,7 +301,7 @@ const errors = {
     'error.printers_unavailable': 'Não foi possível ler a lista de impressoras. Verifique a conexão da impressora.',
     'error.forbidden_sender': 'O quiosque recusou uma solicitação que não veio da sua própria janela.',
   },
-} as const;
+};
 
 // Messages shared by every screen. Each area of the UI keeps its own file (sale.ts, history.ts, settings.ts).
 export const common = {

@@ -1,6 +1,40 @@
+import type { RelayProblemCode } from '../../../shared/relay-problems.ts';
+
+// Why the relay's stream is down (Connectivity.relayProblem; issue 13 "Honest status"), as
+// `settings.relay.problem.<code>`. Typed by the code list, so a new reason without words here fails to compile.
+const relayProblemEn: Record<RelayProblemCode, string> = {
+  unauthorized: 'The relay refused this kiosk\'s key. Check the key with the relay\'s operator and enter it again.',
+  network: 'The relay cannot be reached. Check the address and the store\'s network.',
+  bad_response: 'The relay is not answering as a relay should (it may be restarting). The kiosk keeps trying.',
+  silence: 'The relay went silent, so the kiosk dropped the connection and is reconnecting.',
+  handler_failed: 'A payment update from the relay could not be handled; the kiosk reconnects to receive it again.',
+  oversized: 'The relay sent more data at once than the kiosk accepts, so the connection was dropped.',
+};
+const relayProblemEs: Record<RelayProblemCode, string> = {
+  unauthorized: 'El relay rechazó la clave de este kiosco. Verifique la clave con el operador del relay e ingrésela de nuevo.',
+  network: 'No se puede contactar el relay. Revise la dirección y la red del local.',
+  bad_response: 'El relay no responde como debería (puede estar reiniciándose). El kiosco sigue intentando.',
+  silence: 'El relay dejó de enviar datos, así que el kiosco cortó la conexión y se está reconectando.',
+  handler_failed: 'No se pudo procesar una novedad de pago del relay; el kiosco se reconecta para recibirla de nuevo.',
+  oversized: 'El relay envió más datos de una vez de los que el kiosco acepta, así que se cortó la conexión.',
+};
+const relayProblemPt: Record<RelayProblemCode, string> = {
+  unauthorized: 'O relay recusou a chave deste quiosque. Confira a chave com o operador do relay e digite-a de novo.',
+  network: 'Não é possível contatar o relay. Verifique o endereço e a rede da loja.',
+  bad_response: 'O relay não responde como deveria (pode estar reiniciando). O quiosque continua tentando.',
+  silence: 'O relay ficou em silêncio, então o quiosque fechou a conexão e está reconectando.',
+  handler_failed: 'Uma atualização de pagamento do relay não pôde ser processada; o quiosque reconecta para recebê-la de novo.',
+  oversized: 'O relay enviou mais dados de uma vez do que o quiosque aceita, então a conexão foi fechada.',
+};
+
+const relayProblemKeys = (texts: Record<RelayProblemCode, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(texts).map(([code, text]) => [`settings.relay.problem.${code}`, text]));
+
 // Messages of the settings screens (issue 5 "Setup and settings"). Keys are namespaced 'settings.*'.
 export const settings = {
   en: {
+    ...relayProblemKeys(relayProblemEn),
+    'settings.relay.problemTitle': 'Live updates are down:',
     'settings.title': 'Settings',
     'settings.locked': 'Settings are for the manager. Enter the manager PIN.',
     'settings.unlock': 'Open settings',
@@ -108,6 +142,8 @@ export const settings = {
     'settings.lang.en': 'English',
   } as Record<string, string>,
   es: {
+    ...relayProblemKeys(relayProblemEs),
+    'settings.relay.problemTitle': 'Actualizaciones en vivo caídas:',
     'settings.title': 'Ajustes',
     'settings.locked': 'Los ajustes son para el encargado. Ingrese el PIN del encargado.',
     'settings.unlock': 'Abrir ajustes',
@@ -215,6 +251,8 @@ export const settings = {
     'settings.lang.en': 'English',
   } as Record<string, string>,
   pt: {
+    ...relayProblemKeys(relayProblemPt),
+    'settings.relay.problemTitle': 'Atualizações ao vivo fora do ar:',
     'settings.title': 'Ajustes',
     'settings.locked': 'Os ajustes são do gerente. Digite o PIN do gerente.',
     'settings.unlock': 'Abrir ajustes',

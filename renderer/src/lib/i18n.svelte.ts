@@ -35,7 +35,7 @@ class I18n {
   };
 
   /**
-   * An error code in words (common.ts has every code the core can answer with; a unit test keeps it so). A code this
+   * An error code in words (common.ts has every code the core can answer with; its type keeps it so). A code this
    * build does not know yet falls back to "Something went wrong: <the core's message>", never to a bare key.
    */
   error = (error: { code: string; message?: string | null }): string => {

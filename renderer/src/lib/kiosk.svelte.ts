@@ -9,7 +9,7 @@ import { i18n } from './i18n.svelte.ts';
 export class KioskState {
   session = $state.raw<SessionState | null>(null);
   settings = $state.raw<KioskSettings | null>(null);
-  connectivity = $state.raw<Connectivity>({ platform: 'online', relay: 'live', lastContactAt: null });
+  connectivity = $state.raw<Connectivity>({ platform: 'online', relay: 'live', lastContactAt: null, relayProblem: null });
   outbox = $state.raw<OutboxItem[]>([]);
   /** The newest state of every order an event or a call told us about, by id. */
   orders = $state.raw<Record<string, KioskOrder>>({});

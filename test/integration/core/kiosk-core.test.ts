@@ -352,7 +352,7 @@ describe('web shell closing', () => {
       try {
         const closed = shell.close();
         // The core goes on emitting (the outbox, the relay) while the shell is closing.
-        relayed.emit('event', { type: 'connectivity.changed', connectivity: { platform: 'online', relay: 'live', lastContactAt: null } } satisfies KioskEvent);
+        relayed.emit('event', { type: 'connectivity.changed', connectivity: { platform: 'online', relay: 'live', lastContactAt: null, relayProblem: null } } satisfies KioskEvent);
         await closed;
         await new Promise((resolve) => setImmediate(resolve));
       } finally {

@@ -11,7 +11,7 @@ import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { createLogger } from '../../../electron/core/logger.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../../launch/embedded-platform.ts';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import type { CountryCode, KioskEvent } from '../../../shared/kiosk-api.ts';
+import type { Connectivity, CountryCode, KioskEvent } from '../../../shared/kiosk-api.ts';
 
 export const PIN = '2468';
 
@@ -138,6 +138,10 @@ export async function until<T>(read: () => T | undefined | Promise<T | undefined
 
 /** The relay status the core last announced. */
 export function relayStatus(events: KioskEvent[]): string | undefined {
-  const last = events.filter((e): e is Extract<KioskEvent, { type: 'connectivity.changed' }> => e.type === 'connectivity.changed').at(-1);
-  return last?.connectivity.relay;
+  return lastConnectivity(events)?.relay;
+}
+
+/** The connectivity of the last connectivity.changed event. */
+export function lastConnectivity(events: KioskEvent[]): Connectivity | undefined {
+  return events.filter((e): e is Extract<KioskEvent, { type: 'connectivity.changed' }> => e.type === 'connectivity.changed').at(-1)?.connectivity;
 }

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { startTempRelay } from '../../support/relay-harness.ts';
 import { dispatch } from '../../../electron/core/api-dispatch.ts';
 import type { KioskSettings, Result } from '../../../shared/kiosk-api.ts';
-import { PIN, relayStatus, startLiveCore, startTrainingCore, until } from './kiosk-cores.ts';
+import { PIN, lastConnectivity, relayStatus, startLiveCore, startTrainingCore, until } from './kiosk-cores.ts';
 
 const storedSettings = (dir: string): unknown => {
   const db = new Database(join(dir, 'kiosk.sqlite'), { readonly: true });
@@ -137,10 +137,15 @@ describe('the relay at runtime', () => {
       assert.equal(keyed.value.relayKeySet, true);
       assert.equal(await k.vault.get('relay_key'), wrongKey);
       await until(() => (relayStatus(k.events) === 'polling' ? true : undefined), 'the refused key to leave the relay not live');
+      // issue 13 "Honest status": the reason goes with the connectivity event, for the settings screen to say.
+      await until(() => (lastConnectivity(k.events)?.relayProblem === 'unauthorized' ? true : undefined), 'the wrong key named in the connectivity event');
+      const connectivity = await k.core.api.getConnectivity({});
+      assert.equal(connectivity.ok && connectivity.value.relayProblem, 'unauthorized');
 
-      // The right key, saved: live again.
+      // The right key, saved: live again, and no problem is reported any more.
       assert.ok((await k.core.api.updateSettings({ pin: PIN, patch: { relayKey: k.platform.kioskKey } })).ok);
       await until(() => (relayStatus(k.events) === 'live' ? true : undefined), 'live with the saved key');
+      assert.equal(lastConnectivity(k.events)?.relayProblem, null);
 
       // Forgetting the saved key falls back to the launch's key for the launch's relay.
       const forgot = await k.core.api.updateSettings({ pin: PIN, patch: { relayKey: null } });

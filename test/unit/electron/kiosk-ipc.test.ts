@@ -140,7 +140,7 @@ test('issue 6: a payload that fails the contract\'s schema is refused before any
 test('issue 6 / style guide 12: events wait until the page subscribes, then arrive in order; a foreign "ready" does not release them', async () => {
   const h = await harness();
   try {
-    const connectivity = (n: number): KioskEvent => ({ type: 'connectivity.changed', connectivity: { platform: 'online', relay: 'polling', lastContactAt: `2026-01-0${n}T00:00:00.000Z` } });
+    const connectivity = (n: number): KioskEvent => ({ type: 'connectivity.changed', connectivity: { platform: 'online', relay: 'polling', lastContactAt: `2026-01-0${n}T00:00:00.000Z`, relayProblem: null } });
     for (let n = 1; n <= 5; n += 1) h.emit(connectivity(n));
     assert.equal(h.window.sent.length, 0, 'nothing is sent before the page listens');
     h.ipcMain.post(EVENTS_READY_CHANNEL, h.window, new MockFrame('https://evil.example/', h.window.topFrame()));

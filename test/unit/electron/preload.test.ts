@@ -89,7 +89,7 @@ test('issue 6 / style guide 12: the first subscription tells main the page liste
     throw new Error('a broken listener');
   });
   assert.deepEqual(electron.sent, [{ channel: EVENTS_READY_CHANNEL, args: [] }], 'ready is sent once');
-  const event: KioskEvent = { type: 'connectivity.changed', connectivity: { platform: 'offline', relay: 'offline', lastContactAt: null } };
+  const event: KioskEvent = { type: 'connectivity.changed', connectivity: { platform: 'offline', relay: 'offline', lastContactAt: null, relayProblem: null } };
   electron.deliver(EVENT_CHANNEL, event);
   assert.deepEqual(received, [[event]], 'only the payload, so the page never holds ipcRenderer (the event\'s sender)');
   unsubscribe();

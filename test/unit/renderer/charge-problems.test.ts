@@ -4,8 +4,27 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyChargeError, type ChargeProblemKind } from '../../../renderer/src/components/sale/charge-problem.ts';
 import { sale } from '../../../renderer/src/i18n/sale.ts';
+import type { KioskError } from '../../../shared/kiosk-api.ts';
+import { isKioskOwnCode, kioskError } from '../../../shared/kiosk-errors.ts';
+import { OAUTH_ERRORS, ORDER_ERRORS, TOKENIZE_ERRORS } from '../../../shared/errors.ts';
+import { PlatformError } from '../../../electron/core/platform/errors.ts';
 
-const kindOf = (code: string, sessionState: string | null = 'connected'): ChargeProblemKind => classifyChargeError({ code, message: `${code} (core text)` }, sessionState);
+const PLATFORM_STATUS: Record<string, number> = Object.fromEntries(
+  [ORDER_ERRORS, OAUTH_ERRORS, TOKENIZE_ERRORS].flatMap((table) => Object.entries(table).map(([code, spec]) => [code, spec.status])),
+);
+
+/**
+ * The error as the core sends it (issue 13: `retryable` comes with it): the kiosk's own codes from their table, a
+ * platform code as a PlatformError with the status the platform answers it with (`http_<status>` for a body without
+ * JSON; 400 for a code this build does not know).
+ */
+function asTheCoreSends(code: string): KioskError {
+  if (isKioskOwnCode(code)) return kioskError(code, `${code} (core text)`);
+  const status = PLATFORM_STATUS[code] ?? Number(/^http_(\d{3})$/.exec(code)?.[1] ?? 400);
+  return new PlatformError(status, code, `${code} (core text)`).kioskError();
+}
+
+const kindOf = (code: string, sessionState: string | null = 'connected'): ChargeProblemKind => classifyChargeError(asTheCoreSends(code), sessionState);
 
 test('no account: not_connected and the platform\'s unauthorized point to Settings to connect', () => {
   assert.equal(kindOf('not_connected', 'disconnected'), 'not_connected');
@@ -21,7 +40,7 @@ test('a refused refresh token means connect again, whether the core says so or t
 });
 
 test('no answer (network, 5xx, 429, the shell not answering) is "unreachable": try again with the same sale', () => {
-  for (const code of ['offline', 'network_error', 'generic', 'internal_error', 'internal_server_error', 'service_unavailable', 'bad_gateway', 'local_rate_limited', 'shell_unreachable']) {
+  for (const code of ['network_error', 'generic', 'unreadable_answer', 'internal_server_error', 'service_unavailable', 'bad_gateway', 'local_rate_limited', 'shell_unreachable']) {
     assert.equal(kindOf(code), 'unreachable', code);
   }
   for (const code of ['http_429', 'http_500', 'http_502', 'http_503', 'http_599']) assert.equal(kindOf(code), 'unreachable', code);

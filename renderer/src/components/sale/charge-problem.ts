@@ -16,16 +16,10 @@ export interface ChargeProblem {
   input: KioskInput<'createOrder'>;
 }
 
-/**
- * Codes that mean "no answer": the core's `offline` (PlatformNetworkError), the platform's 5xx and 429 codes
- * (seed 7.3 `generic`, platform-facts `local_rate_limited`, bodies without JSON → `http_<status>`), and the web shell's
- * own `shell_unreachable` (the kiosk service did not answer the renderer).
- */
-const NO_ANSWER = new Set(['offline', 'network_error', 'generic', 'internal_error', 'internal_server_error', 'service_unavailable', 'bad_gateway', 'local_rate_limited', 'shell_unreachable']);
-
 export function classifyChargeError(error: KioskError, sessionState: string | null): ChargeProblemKind {
   if (error.code === 'reconnect_needed' || (error.code === 'not_connected' && sessionState === 'reconnect_needed')) return 'reconnect_needed';
   if (error.code === 'not_connected' || error.code === 'unauthorized') return 'not_connected';
-  if (NO_ANSWER.has(error.code) || /^http_(429|5\d\d)$/.test(error.code)) return 'unreachable';
+  // The core says whether the very same call can succeed later (no answer, 429, 5xx; shared/kiosk-errors.ts, issue 13).
+  if (error.retryable) return 'unreachable';
   return 'refused';
 }

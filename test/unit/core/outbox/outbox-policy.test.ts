@@ -38,7 +38,7 @@ describe('what a send error means', () => {
   test('an error that is no platform answer fails visibly, and may have been applied', () => {
     const outcome = classifySendError(new TypeError('bad response'));
     assert.equal(outcome.kind, 'failed');
-    assert.equal(outcome.error.code, 'internal_error');
+    assert.equal(outcome.error.code, 'unreadable_answer');
     assert.equal(outcome.certainlyNotApplied, false);
   });
 });

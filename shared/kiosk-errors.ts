@@ -1,0 +1,123 @@
+import type { OAuthErrorCode, OrderErrorCode, TokenizeErrorCode } from './errors.ts';
+import type { CsvProblem } from './catalog-problems.ts';
+import type { KioskError } from './kiosk-api.ts';
+
+// The kiosk's own error codes in one table (style guide 6, after Fastify's lib/errors.js; the platform's are in
+// ./errors.ts): the English message the core sends when it has no more precise one, and whether trying the very same
+// thing again later can succeed (issue 13: the Sale screen offers "try again" from this, not from a list of codes).
+// One code per condition (issue 13): `network_error` is "the platform did not answer"; `internal` is a failure in the
+// kiosk itself; `unreadable_answer` is a platform answer the kiosk could not read, so the work may have been done.
+
+export interface KioskErrorSpec {
+  readonly message: string;
+  readonly retryable: boolean;
+}
+
+export const KIOSK_ERRORS = {
+  // The kiosk itself, its shells and its contract.
+  internal: { message: 'Something went wrong in the kiosk; try again.', retryable: false },
+  invalid_input: { message: 'A value of the request is not valid.', retryable: false },
+  unknown_method: { message: 'There is no such kiosk method.', retryable: false },
+  shell_unreachable: { message: 'The kiosk service is not answering.', retryable: true },
+  forbidden_sender: { message: 'This request did not come from the kiosk.', retryable: false },
+  bad_path: { message: 'The request target cannot be read.', retryable: false },
+  wrong_host: { message: 'This server answers only to its own address.', retryable: false },
+  forbidden_origin: { message: 'Cross-origin calls are refused.', retryable: false },
+  method_not_allowed: { message: 'API calls are POST.', retryable: false },
+  unsupported_media_type: { message: 'API calls send application/json.', retryable: false },
+  too_large: { message: 'The request is too large.', retryable: false },
+  damaged_data: { message: "Some of the kiosk's stored data is damaged. Ask for support; the rest of the kiosk keeps working.", retryable: false },
+  keychain_unavailable: { message: 'The OS keychain cannot be reached.', retryable: false },
+  // The platform behind the kiosk (platform/errors.ts builds these as PlatformError subclasses).
+  network_error: { message: 'The payment platform cannot be reached; check the internet connection.', retryable: true },
+  unexpected_response: { message: 'The payment platform answered with a body this kiosk cannot read.', retryable: false },
+  unreadable_answer: { message: "The kiosk could not read the platform's answer.", retryable: true },
+  not_connected: { message: 'The kiosk is not connected to the payment platform.', retryable: false },
+  reconnect_needed: { message: 'The account must be connected again by a manager.', retryable: false },
+  no_browser: { message: 'This shell cannot open a browser for the authorization page.', retryable: false },
+  access_denied: { message: 'Access to the account was not allowed.', retryable: false },
+  authorization_state_mismatch: { message: 'This answer does not belong to the sign-in the kiosk started, so it was refused.', retryable: false },
+  authorization_timeout: { message: 'Nobody answered the sign-in page in time; start again.', retryable: false },
+  authorization_failed: { message: 'The sign-in did not work.', retryable: false },
+  // Settings and the manager PIN.
+  no_country: { message: "The seller's country is not known yet; set it up in settings.", retryable: false },
+  training_fixed: { message: "Training mode's country is fixed by the training store; connect a real account to choose one.", retryable: false },
+  pin_not_set: { message: 'Set a manager PIN first.', retryable: false },
+  wrong_pin: { message: 'The manager PIN is not right.', retryable: false },
+  pin_locked: { message: 'Too many wrong PINs; try again later.', retryable: true },
+  invalid_pin: { message: 'A PIN is 4 to 8 digits.', retryable: false },
+  current_pin_required: { message: 'Changing the PIN needs the current one.', retryable: false },
+  invalid_expiration: { message: 'Expiration must be between PT30S and PT3600H.', retryable: false },
+  invalid_relay_url: { message: 'The relay URL is not allowed.', retryable: false },
+  // Sales, refunds and the outbox.
+  invalid_amount: { message: 'The amount must be greater than zero.', retryable: false },
+  items_total_mismatch: { message: 'The item lines do not add up to the amount to charge.', retryable: false },
+  order_not_found: { message: 'No such order on this kiosk.', retryable: false },
+  order_unknown: { message: 'The order is not known to this kiosk and the platform cannot be asked now.', retryable: true },
+  create_superseded: { message: 'Another sale was charged after this one got no answer.', retryable: false },
+  create_abandoned: { message: 'The charge could not be confirmed and was given up.', retryable: false },
+  idempotency_window_passed: { message: 'Too much time passed to send this safely.', retryable: false },
+  refund_request_conflict: { message: 'This refund request was already recorded for another sale or amount.', retryable: false },
+  not_retryable: { message: 'Only a failed or waiting item can be retried.', retryable: false },
+  not_droppable: { message: 'Only a failed or waiting item can be dropped.', retryable: false },
+  not_found: { message: 'There is no such item.', retryable: false },
+  // Catalog, receipts and training.
+  item_not_found: { message: 'No such product in the catalog.', retryable: false },
+  duplicate_code: { message: 'Another product already has that code.', retryable: false },
+  catalog_full: { message: 'The catalog is full; delete some products first.', retryable: false },
+  invalid_csv: { message: 'The file has rows that cannot be read; nothing was imported.', retryable: false },
+  print_failed: { message: 'The receipt could not be printed; check the printer, or print from the dialog.', retryable: true },
+  printers_unavailable: { message: 'The list of printers could not be read from the system.', retryable: true },
+  not_training: { message: 'Only training mode can simulate a payment.', retryable: false },
+  simulation_failed: { message: 'The training sandbox did not take the payment.', retryable: true },
+} as const satisfies Record<string, KioskErrorSpec>;
+
+export type KioskOwnErrorCode = keyof typeof KIOSK_ERRORS;
+/** A platform code as the kiosk passes it on: the tables of ./errors.ts, or `http_<status>` for a body without JSON. */
+export type PlatformErrorCode = OrderErrorCode | OAuthErrorCode | TokenizeErrorCode | `http_${number}`;
+/** Every code a KioskError can carry. */
+export type KioskErrorCode = KioskOwnErrorCode | PlatformErrorCode;
+
+/**
+ * Codes an older build recorded (an outbox item's last error in the kiosk's database) under another name before one
+ * code per condition (issue 13); read back under the new one so the screen still has words for them.
+ */
+export const RENAMED_KIOSK_CODES: Readonly<Record<string, KioskOwnErrorCode>> = { internal_error: 'unreadable_answer', offline: 'network_error' };
+
+/** A recorded code under its current name (RENAMED_KIOSK_CODES); any other code as it is. */
+export function currentCode(code: string): string {
+  return Object.hasOwn(RENAMED_KIOSK_CODES, code) ? (RENAMED_KIOSK_CODES[code] as string) : code;
+}
+
+export function isKioskOwnCode(code: string): code is KioskOwnErrorCode {
+  return Object.hasOwn(KIOSK_ERRORS, code);
+}
+
+/**
+ * A kiosk error from the table: its message unless a more precise one is given (the order id, the field), its
+ * `retryable`, and the optional details and CSV problems (KioskError in ./kiosk-api.ts).
+ */
+export function kioskError<C extends KioskOwnErrorCode>(
+  code: C,
+  message: string = KIOSK_ERRORS[code].message,
+  extra: { details?: string[] | undefined; problems?: CsvProblem[] | undefined } = {},
+): KioskError & { code: C } {
+  return {
+    code,
+    message,
+    retryable: KIOSK_ERRORS[code].retryable,
+    ...(extra.details ? { details: extra.details } : {}),
+    ...(extra.problems ? { problems: extra.problems } : {}),
+  };
+}
+
+/**
+ * An error the kiosk recorded earlier (an outbox item's lastError) as a KioskError. It was a KioskError's or the
+ * platform's code when recorded, so it is passed on as such (a row from an older build may hold a code this build no
+ * longer has: the renderer words it with its fallback). Retryable as the table says for the kiosk's own codes; a
+ * platform's code recorded on a failed item is the platform's final word.
+ */
+export function recordedError(recorded: { code: string; message: string }): KioskError {
+  const retryable = isKioskOwnCode(recorded.code) ? KIOSK_ERRORS[recorded.code].retryable : false;
+  return { code: recorded.code as KioskErrorCode, message: recorded.message, retryable };
+}

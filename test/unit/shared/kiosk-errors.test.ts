@@ -1,0 +1,33 @@
+// issue 13 "One error table for the kiosk's own codes": kioskError() builds every kiosk error from the table, its
+// retryable included; one code per condition; errors recorded by an older build pass on with the words' fallback.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KIOSK_ERRORS, RENAMED_KIOSK_CODES, currentCode, isKioskOwnCode, kioskError, recordedError } from '../../../shared/kiosk-errors.ts';
+import { OAUTH_ERRORS, ORDER_ERRORS, TOKENIZE_ERRORS } from '../../../shared/errors.ts';
+
+test('an error from the table has its message unless given a more precise one, and the table\'s retryable', () => {
+  assert.deepEqual(kioskError('no_country'), { code: 'no_country', message: KIOSK_ERRORS.no_country.message, retryable: false });
+  assert.deepEqual(kioskError('network_error'), { code: 'network_error', message: 'The payment platform cannot be reached; check the internet connection.', retryable: true });
+  assert.deepEqual(kioskError('invalid_input', 'amount: too big', { details: ['amount'] }), { code: 'invalid_input', message: 'amount: too big', retryable: false, details: ['amount'] });
+});
+
+test('one code per condition: no answer is network_error, a kiosk failure is internal, an unread answer is unreadable_answer', () => {
+  for (const gone of ['offline', 'internal_error']) assert.equal(isKioskOwnCode(gone), false, gone);
+  assert.equal(KIOSK_ERRORS.network_error.retryable, true);
+  assert.equal(KIOSK_ERRORS.unreadable_answer.retryable, true, 'the platform may not have got it: the same call again is safe');
+  assert.equal(KIOSK_ERRORS.internal.retryable, false, 'a failure in the kiosk is not "no answer"');
+  assert.deepEqual(RENAMED_KIOSK_CODES, { internal_error: 'unreadable_answer', offline: 'network_error' }, 'rows of an older build are read under the new names');
+  assert.deepEqual(['internal_error', 'offline', 'network_error', 'constructor'].map(currentCode), ['unreadable_answer', 'network_error', 'network_error', 'constructor']);
+});
+
+test('the kiosk\'s codes that are also the platform\'s mean the same thing (not found, unauthorized are named once)', () => {
+  const platform = new Set([...Object.keys(ORDER_ERRORS), ...Object.keys(OAUTH_ERRORS), ...Object.keys(TOKENIZE_ERRORS)]);
+  const shared = Object.keys(KIOSK_ERRORS).filter((code) => platform.has(code)).sort();
+  assert.deepEqual(shared, ['not_found', 'order_not_found'], 'a new overlap is a second meaning for one code');
+});
+
+test('a recorded error keeps its code and message; only the kiosk\'s table makes it retryable', () => {
+  assert.deepEqual(recordedError({ code: 'network_error', message: 'lost' }), { code: 'network_error', message: 'lost', retryable: true });
+  assert.deepEqual(recordedError({ code: 'refund_window_expired', message: 'too late' }), { code: 'refund_window_expired', message: 'too late', retryable: false });
+  assert.deepEqual(recordedError({ code: 'internal_error', message: 'old row' }), { code: 'internal_error', message: 'old row', retryable: false });
+});
