@@ -4,33 +4,37 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { VaultUnavailableError, type Clock, type Logger, type OrdersPort, type Random, type ReceiptPrinter, type TokenVault } from './ports.ts';
 import { openKioskDatabase } from './store/database.ts';
-import { DamagedRowError, OrdersRepo } from './store/orders-repo.ts';
+import { OrdersRepo } from './store/orders-repo.ts';
 import { OperationsRepo } from './store/operations-repo.ts';
 import { SettingsRepo, type KeyValue } from './store/settings-repo.ts';
 import { AuditLog } from './store/audit-log.ts';
-import { Outbox, OutboxRefusedError } from './outbox/outbox.ts';
-import { createOrResume } from './orders/create-order.ts';
-import { orderItems } from './orders/order-items.ts';
-import { Catalog, CatalogError } from './catalog/catalog-service.ts';
-import { applyPatch, effectiveRelay, effectiveSettings, relayUrlProblem, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
+import { Outbox } from './outbox/outbox.ts';
+import { Catalog } from './catalog/catalog-service.ts';
+import { effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
 import { recover } from './recovery.ts';
 import { LiveStatus } from './live/live-status.ts';
 import { PlatformHttp } from './platform/http.ts';
 import { OAuthClient } from './platform/oauth-client.ts';
 import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
 import { OrdersClient } from './platform/orders-client.ts';
-import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
+import { PlatformError } from './platform/errors.ts';
 import { ManagerPin, type PinRecord } from './pin.ts';
 import { PepperedPin, PinPepper } from './pin-pepper.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
 import { toKioskOrder } from './kiosk-order.ts';
-import { COUNTRY_CODES, type Connectivity, type CountryCode, type KioskApi, type KioskError, type KioskEvent, type KioskInput, type KioskOrder, type KioskSettings, type Result, type SessionState } from '../../shared/kiosk-api.ts';
+import { createGuards } from './api/guards.ts';
+import type { CoreServices } from './api/services.ts';
+import { connectionApi } from './api/connection.ts';
+import { saleApi } from './api/sale.ts';
+import { refundsApi } from './api/refunds.ts';
+import { historyApi } from './api/history.ts';
+import { settingsApi } from './api/settings.ts';
+import { catalogApi } from './api/catalog.ts';
+import { receiptsApi } from './api/receipts.ts';
+import { COUNTRY_CODES, type Connectivity, type CountryCode, type KioskApi, type KioskEvent, type SessionState } from '../../shared/kiosk-api.ts';
 import { COUNTRY_CURRENCY } from '../../shared/schemas/common.ts';
-import type { CreateOrderRequest, Order } from '../../shared/schemas/order.ts';
-import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
-import { parseDuration } from '../../shared/duration.ts';
+import type { Order } from '../../shared/schemas/order.ts';
 import { systemClock } from '../../node-common/time.ts';
-import { kioskError, recordedError } from '../../shared/kiosk-errors.ts';
 
 export interface KioskCoreOptions {
   /** Folder of the kiosk's database (kiosk.sqlite). */
@@ -225,402 +229,59 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
     };
   }
 
-  function settingsView(): KioskSettings {
-    const s = settings();
-    return {
-      posId: s.posId,
-      qrMode: s.qrMode,
-      expiration: s.expiration,
-      language: s.language,
-      relayUrl: s.relayUrl,
-      // A key is kept for the relay: the one the manager saved, or the launch's for its own relay.
-      relayKeySet: savedRelayKey !== null || (launch.relay !== null && s.relayUrl !== null && sameUrl(launch.relay.url, s.relayUrl)),
-      platformUrl: options.platformUrl,
-      countryCode: s.countryCode,
-      storeName: s.storeName,
-      printerName: s.printerName,
-      hasPin: pin.isSet(),
-    };
-  }
-
-  const currencyNow = (): Currency | null => {
-    const country = settings().countryCode;
-    return country ? COUNTRY_CURRENCY[country] : null;
-  };
-  const noCountry = (): { ok: false; error: KioskError } => ({
-    ok: false,
-    error: kioskError('no_country'),
+  // issue 13 "Core services, each small": the KioskApi is composed from area modules (./api/), each method with its
+  // guards declared once (api/guards.ts); this function only builds the services they share.
+  const guards = createGuards({
+    pin,
+    currency: () => {
+      const country = settings().countryCode;
+      return country ? COUNTRY_CURRENCY[country] : null;
+    },
+    training: training !== null,
+    connected: () => session.state === 'connected',
+    logger,
   });
-  const trainingFixed = (): { ok: false; error: KioskError } => ({
-    ok: false,
-    error: kioskError('training_fixed'),
-  });
-
-  const orderView = (order: Order): KioskOrder => toKioskOrder(order, outbox.list());
-
-  async function requirePin(given: string): Promise<KioskError | null> {
-    if (!pin.isSet()) return kioskError('pin_not_set');
-    let verdict;
-    try {
-      verdict = await pin.verify(given);
-    } catch (error) {
-      // issue 12: no keychain, no pepper, no PIN check: never accepted.
-      if (error instanceof VaultUnavailableError) return kioskError(error.code, error.message);
-      throw error;
-    }
-    if (verdict.ok) return null;
-    if (verdict.reason === 'locked') return kioskError('pin_locked', `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.`);
-    return kioskError('wrong_pin');
-  }
-
-  const fail = (error: unknown): { ok: false; error: KioskError } => {
-    if (error instanceof OutboxRefusedError) return { ok: false, error: error.kioskError() };
-    if (error instanceof CatalogError) return { ok: false, error: kioskError(error.code, error.message, { details: error.details, problems: error.problems }) };
-    if (error instanceof DamagedRowError) {
-      // style guide 10: a damaged stored row is named, never shown as something else. Its message holds no secret.
-      logger.error('damaged row in the kiosk database', { table: error.table, row: error.rowId, reason: error.reason });
-      return { ok: false, error: kioskError('damaged_data', `${error.message}. Ask for support; the rest of the kiosk keeps working.`) };
-    }
-    if (error instanceof VaultUnavailableError) return { ok: false, error: kioskError(error.code, error.message) };
-    // One code per condition (issue 13): no answer from the platform is network_error, in the table's words.
-    if (error instanceof PlatformNetworkError) return { ok: false, error: kioskError('network_error') };
-    if (error instanceof PlatformError) return { ok: false, error: error.kioskError() };
-    logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
-    return { ok: false, error: kioskError('internal') };
+  const services: CoreServices = {
+    platformUrl: options.platformUrl,
+    vault: options.vault,
+    training,
+    launch,
+    fetch: options.fetch,
+    openBrowser: options.openBrowser,
+    printer: options.printer,
+    clock,
+    logger,
+    audit,
+    ordersRepo,
+    ops,
+    orders,
+    outbox,
+    live,
+    catalog,
+    session,
+    pin,
+    settingsKv,
+    settings,
+    savedRelayKey: () => savedRelayKey,
+    setSavedRelayKey: (key) => {
+      savedRelayKey = key;
+    },
+    reconfigureRelay,
+    connectivity: () => connectivity,
+    sessionState,
+    emit,
+    orderChanged,
+    orderView: (order) => toKioskOrder(order, outbox.list()),
+    guards,
   };
-  const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-
-  let referenceCounter = 0;
-  const nextReference = (): string => {
-    // seed 2.5: letters, digits, - and _, at most 64; no personal data.
-    referenceCounter = (referenceCounter + 1) % 1000;
-    const stamp = new Date(clock.now()).toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
-    return `${settings().posId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 20)}-${stamp}-${String(referenceCounter).padStart(3, '0')}`;
-  };
-
-  /** An order made by a charge that got no answer, found when the cashier charged another sale: canceled (outbox). */
-  const withdrawOrphan = async (order: Order): Promise<void> => {
-    orderChanged(order);
-    if (order.status !== 'created') return;
-    try {
-      await outbox.enqueueCancel(order.id, 'kiosk');
-    } catch (error) {
-      logger.warn('an unanswered charge could not be withdrawn', { order: order.id, error: error instanceof Error ? error.name : 'unknown' });
-    }
-    audit.append({ actor: 'kiosk', action: 'order.withdrawn', subject: order.id, detail: { reason: 'create_superseded' } });
-  };
-
   const api: KioskApi = {
-    async getSession() {
-      return ok(sessionState());
-    },
-    async connect(input: KioskInput<'connect'>) {
-      if (training && input.countryCode !== undefined && input.countryCode !== settings().countryCode) return trainingFixed();
-      // First run: the PIN given here becomes the manager PIN; afterwards connecting needs it.
-      if (pin.isSet()) {
-        const problem = await requirePin(input.pin);
-        if (problem) return { ok: false, error: problem };
-      } else {
-        let first;
-        try {
-          first = await pin.set(input.pin);
-        } catch (error) {
-          return fail(error);
-        }
-        if (!first.ok) return { ok: false, error: kioskError(first.reason === 'locked' ? 'pin_locked' : first.reason, 'The manager PIN could not be set.') };
-      }
-      try {
-        if (input.method === 'client_credentials') await session.connectClientCredentials(input.clientId, input.clientSecret);
-        else {
-          if (!options.openBrowser) return { ok: false, error: kioskError('no_browser') };
-          await session.connectAuthorizationCode(input.clientId, input.clientSecret, { openBrowser: options.openBrowser });
-        }
-      } catch (error) {
-        return fail(error);
-      }
-      // The platform's token does not say the seller's country, so the manager names it (it sets the currency).
-      if (!training && input.countryCode !== undefined) settingsKv.set(applyPatch(settingsKv.get() ?? {}, { countryCode: input.countryCode }, launch));
-      audit.append({
-        actor: 'manager',
-        action: 'session.connect',
-        subject: input.clientId,
-        detail: { method: input.method, ...(input.countryCode !== undefined ? { countryCode: input.countryCode } : {}) },
-      });
-      emit({ type: 'session.changed', session: sessionState() });
-      return ok(sessionState());
-    },
-    async disconnect(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      await session.disconnect();
-      audit.append({ actor: 'manager', action: 'session.disconnect', subject: null, detail: {} });
-      return ok(sessionState());
-    },
-    async createOrder(input) {
-      if (session.state !== 'connected') return { ok: false, error: kioskError('not_connected') };
-      const s = settings();
-      const currency = currencyNow();
-      if (!currency) return noCountry();
-      const total = parseAmount(input.amount, currency);
-      if (!total.ok || total.minor === 0) return { ok: false, error: kioskError('invalid_amount', total.ok ? 'The amount must be greater than zero.' : total.reason) };
-      const amount = formatAmount(total.minor, currency);
-      const lines = orderItems(input.items, total.minor, currency);
-      if (!lines.ok) return { ok: false, error: lines.error };
-      const request: CreateOrderRequest = {
-        type: 'qr',
-        external_reference: nextReference(),
-        total_amount: amount,
-        ...(input.description ? { description: input.description } : {}),
-        expiration_time: parseDuration(s.expiration).ok ? s.expiration : 'PT5M',
-        config: { qr: { external_pos_id: s.posId, mode: s.qrMode } },
-        transactions: { payments: [{ amount }] },
-        ...(lines.items ? { items: lines.items } : {}),
-      };
-      try {
-        // createOrResume stores the order; the screens hear of it here (the tracker would see nothing newer). Charging
-        // the same sale again after no answer re-sends that create with its key: never a second order.
-        const order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan);
-        orderChanged(order);
-        return ok(orderView(order));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async getOrder(input) {
-      try {
-        const stored = ordersRepo.load(input.id);
-        // issue 12: an order this kiosk does not have is never fetched into it.
-        if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
-        // issue 12: "check status" always asks the platform, and its answer replaces whatever was stored; when the
-        // platform cannot answer, the cashier is told so rather than shown the stored state as if it were checked.
-        return ok(orderView(input.refresh ? await live.checkNow(input.id) : stored.order));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async cancelOrder(input) {
-      let current: Order;
-      try {
-        const stored = ordersRepo.load(input.id);
-        if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
-        try {
-          // kiosk-expectations, issue 12: cancel first asks the platform whether the customer already paid.
-          current = await live.checkNow(input.id);
-        } catch (error) {
-          // No answer: only an order stored as awaiting payment goes on, as a cancel through the outbox, which only the
-          // platform's answer to that cancel completes. Any other stored state is not what the platform says now.
-          if (!(error instanceof PlatformError && error.retryable) || stored.order.status !== 'created') return fail(error);
-          current = stored.order;
-        }
-      } catch (error) {
-        return fail(error);
-      }
-      // Paid, canceled or expired by the platform's word: that is the answer (a paid order shows paid), never "canceled".
-      if (current.status !== 'created') return ok(orderView(current));
-      try {
-        const item = await outbox.enqueueCancel(input.id, 'cashier');
-        if (item.state === 'failed' && item.lastError) return { ok: false, error: recordedError(item.lastError) };
-      } catch (error) {
-        return fail(error);
-      }
-      return ok(orderView(ordersRepo.load(input.id)?.order ?? current));
-    },
-    async refundOrder(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      const stored = ordersRepo.load(input.id);
-      if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
-      let minor: number | null = null;
-      if (input.amount !== undefined) {
-        const parsed = parseAmount(input.amount, stored.order.currency as Currency);
-        if (!parsed.ok) return { ok: false, error: kioskError('invalid_amount', parsed.reason) };
-        minor = parsed.minor;
-      }
-      try {
-        // issue 12: the screen's request id makes a repeated tap, or a retry after a lost answer, the same refund.
-        return ok(await outbox.enqueueRefund(input.id, minor, 'manager', { requestId: input.requestId }));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async listOrders(input) {
-      return ok(ordersRepo.list({ ...(input.query ? { query: input.query } : {}), ...(input.since ? { since: input.since } : {}), ...(input.limit ? { limit: input.limit } : {}) }).map((s) => orderView(s.order)));
-    },
-    async listOutbox() {
-      try {
-        return ok(outbox.list());
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async retryOutboxItem(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      try {
-        return ok(await outbox.retry(input.id, 'manager'));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async dropOutboxItem(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      try {
-        return ok(outbox.drop(input.id, 'manager'));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async getConnectivity() {
-      return ok(connectivity);
-    },
-    async getSettings() {
-      return ok(settingsView());
-    },
-    async updateSettings(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      const { relayKey, ...patch } = input.patch;
-      if (patch.expiration !== undefined) {
-        const d = parseDuration(patch.expiration);
-        if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: kioskError('invalid_expiration') };
-      }
-      const relayProblem = patch.relayUrl ? relayUrlProblem(patch.relayUrl) : null;
-      if (relayProblem) return { ok: false, error: kioskError('invalid_relay_url', `The relay URL ${relayProblem}.`) };
-      if (patch.countryCode !== undefined && training) {
-        if (patch.countryCode !== settings().countryCode) return trainingFixed();
-        delete patch.countryCode;
-      }
-      try {
-        // The vault first: if the keychain refuses, nothing else has changed.
-        if (relayKey === null) await options.vault.delete('relay_key');
-        else if (relayKey !== undefined) await options.vault.set('relay_key', relayKey);
-        if (relayKey !== undefined) savedRelayKey = relayKey;
-        // Only what the manager set is stored; the launch's defaults stay defaults (see settings/kiosk-settings.ts).
-        settingsKv.set(applyPatch(settingsKv.get() ?? {}, patch, launch));
-      } catch (error) {
-        return fail(error);
-      }
-      audit.append({
-        actor: 'manager',
-        action: 'settings.changed',
-        subject: null,
-        // Never the key itself: only that it changed.
-        detail: { ...patch, ...(relayKey !== undefined ? { relayKey: relayKey === null ? 'forgotten' : 'replaced' } : {}) },
-      });
-      if (relayKey !== undefined || patch.relayUrl !== undefined) reconfigureRelay();
-      if (patch.countryCode !== undefined || patch.posId !== undefined) emit({ type: 'session.changed', session: sessionState() });
-      return ok(settingsView());
-    },
-    async listCatalog() {
-      const currency = currencyNow();
-      if (!currency) return noCountry();
-      try {
-        return ok(catalog.list(currency));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async saveCatalogItem(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      const currency = currencyNow();
-      if (!currency) return noCountry();
-      try {
-        return ok(catalog.save(input.item, currency, 'manager'));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async deleteCatalogItem(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      if (!currencyNow()) return noCountry();
-      try {
-        catalog.delete(input.id, 'manager');
-        return ok({ deleted: true as const });
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async importCatalog(input) {
-      const problem = await requirePin(input.pin);
-      if (problem) return { ok: false, error: problem };
-      const currency = currencyNow();
-      if (!currency) return noCountry();
-      try {
-        return ok(catalog.import(input.csv, currency, 'manager'));
-      } catch (error) {
-        return fail(error);
-      }
-    },
-    async printReceipt(input) {
-      let stored;
-      try {
-        stored = ordersRepo.load(input.id);
-      } catch (error) {
-        return fail(error);
-      }
-      if (!stored) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
-      if (!options.printer) return ok({ printed: false });
-      try {
-        await options.printer.print(input.id, settings().printerName);
-      } catch (error) {
-        const reason = error instanceof Error && error.message ? error.message.replace(/\s+/g, ' ').slice(0, 200) : 'no reason given';
-        logger.warn('receipt printing failed', { order: input.id, reason });
-        return { ok: false, error: kioskError('print_failed', `The receipt could not be printed (${reason}); check the printer, or print from the dialog.`) };
-      }
-      return ok({ printed: true });
-    },
-    async listPrinters() {
-      try {
-        return ok((await options.printer?.list()) ?? []);
-      } catch {
-        return { ok: false, error: kioskError('printers_unavailable') };
-      }
-    },
-    async setPin(input) {
-      let result;
-      try {
-        result = await pin.set(input.newPin, input.currentPin);
-      } catch (error) {
-        return fail(error);
-      }
-      if (!result.ok) {
-        const message = {
-          invalid_pin: 'A PIN is 4 to 8 digits.',
-          current_pin_required: 'Changing the PIN needs the current one.',
-          wrong_pin: 'The current PIN is not right.',
-          locked: 'Too many wrong PINs; try again later.',
-        }[result.reason];
-        return { ok: false, error: kioskError(result.reason === 'locked' ? 'pin_locked' : result.reason, message) };
-      }
-      audit.append({ actor: 'manager', action: 'pin.set', subject: null, detail: {} });
-      return ok({ hasPin: true as const });
-    },
-    async verifyPin(input) {
-      const problem = await requirePin(input.pin);
-      return problem ? { ok: false, error: problem } : ok({ valid: true as const });
-    },
-    async simulatePayment(input) {
-      if (!training) return { ok: false, error: kioskError('not_training') };
-      // issue 12: an order this kiosk does not have is never fetched into it.
-      if (!ordersRepo.load(input.id)) return { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
-      const response = await (options.fetch ?? fetch)(`${options.platformUrl}/sandbox/orders/${input.id}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ outcome: input.outcome }),
-      }).catch(() => null);
-      if (!response || !response.ok) return { ok: false, error: kioskError('simulation_failed') };
-      await response.arrayBuffer();
-      try {
-        return ok(orderView(await live.checkNow(input.id)));
-      } catch {
-        // The sandbox took the payment; the relay or the poller brings it. Until then the stored state is the answer.
-      }
-      const stored = ordersRepo.load(input.id);
-      return stored ? ok(orderView(stored.order)) : { ok: false, error: kioskError('order_not_found', `No order ${input.id} on this kiosk.`) };
-    },
+    ...connectionApi(services),
+    ...saleApi(services),
+    ...refundsApi(services),
+    ...historyApi(services),
+    ...settingsApi(services),
+    ...catalogApi(services),
+    ...receiptsApi(services),
   };
 
   return {

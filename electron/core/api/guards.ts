@@ -1,0 +1,124 @@
+import { VaultUnavailableError, type Logger } from '../ports.ts';
+import { DamagedRowError } from '../store/orders-repo.ts';
+import { OutboxRefusedError } from '../outbox/outbox.ts';
+import { CatalogError } from '../catalog/catalog-service.ts';
+import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
+import type { PinVerifyResult } from '../pin.ts';
+import { kioskError } from '../../../shared/kiosk-errors.ts';
+import type { Currency } from '../../../shared/money.ts';
+import type { KioskApi, KioskError, KioskInput, KioskMethod, KioskOutputs, Result } from '../../../shared/kiosk-api.ts';
+
+/**
+ * What a KioskApi method needs before its handler runs (issue 13 "Core services, each small"): each method declares
+ * them once, and `guarded` applies them in this order, every check answering as the facade always did:
+ * - `pin`: the manager PIN in `input.pin` (pin_not_set, wrong_pin, pin_locked, keychain_unavailable);
+ * - `trainingOnly`: training mode only (not_training);
+ * - `connected`: the platform account is connected (not_connected);
+ * - `country`: the seller's country is known (no_country); the handler gets its currency.
+ */
+export interface GuardSpec {
+  pin?: true;
+  trainingOnly?: true;
+  connected?: true;
+  country?: true;
+}
+
+/** What the handler receives besides its input: the currency when the spec asks for a country. */
+export type GuardContext<S extends GuardSpec> = S extends { country: true } ? { currency: Currency } : Record<string, never>;
+
+export type Failure = { ok: false; error: KioskError };
+
+export interface GuardServices {
+  pin: { isSet(): boolean; verify(given: string): Promise<PinVerifyResult> };
+  /** The seller's currency, from the country in the settings; null while no country is known. */
+  currency(): Currency | null;
+  training: boolean;
+  connected(): boolean;
+  logger: Logger;
+}
+
+export interface Guards {
+  /**
+   * The method `method` with its guards applied before `handler`, and every throw of the handler (or of a guard)
+   * mapped by `fail`: the method never rejects.
+   */
+  guarded<M extends KioskMethod, S extends GuardSpec>(
+    method: M,
+    spec: S,
+    handler: (input: KioskInput<M>, context: GuardContext<S>) => Promise<Result<KioskOutputs[M]>>,
+  ): KioskApi[M];
+  /** The manager-PIN check alone (connect's first run sets the PIN instead): null when `given` is the PIN. */
+  requirePin(given: string): Promise<KioskError | null>;
+  /** A thrown error as the Result the renderer sees (style guide 5); an unknown one is logged and `internal`. */
+  fail(error: unknown): Failure;
+}
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+/** The one answer for an order id this kiosk does not have (issue 12: such an order is never fetched into it). */
+export const orderNotFound = (id: string): Failure => ({ ok: false, error: kioskError('order_not_found', `No order ${id} on this kiosk.`) });
+
+export function createGuards(services: GuardServices): Guards {
+  const { pin, logger } = services;
+
+  async function requirePin(given: string): Promise<KioskError | null> {
+    if (!pin.isSet()) return kioskError('pin_not_set');
+    let verdict;
+    try {
+      verdict = await pin.verify(given);
+    } catch (error) {
+      // issue 12: no keychain, no pepper, no PIN check: never accepted.
+      if (error instanceof VaultUnavailableError) return kioskError(error.code, error.message);
+      throw error;
+    }
+    if (verdict.ok) return null;
+    if (verdict.reason === 'locked') return kioskError('pin_locked', `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.`);
+    return kioskError('wrong_pin');
+  }
+
+  function fail(error: unknown): Failure {
+    if (error instanceof OutboxRefusedError) return { ok: false, error: error.kioskError() };
+    if (error instanceof CatalogError) return { ok: false, error: kioskError(error.code, error.message, { details: error.details, problems: error.problems }) };
+    if (error instanceof DamagedRowError) {
+      // style guide 10: a damaged stored row is named, never shown as something else. Its message holds no secret.
+      logger.error('damaged row in the kiosk database', { table: error.table, row: error.rowId, reason: error.reason });
+      return { ok: false, error: kioskError('damaged_data', `${error.message}. Ask for support; the rest of the kiosk keeps working.`) };
+    }
+    if (error instanceof VaultUnavailableError) return { ok: false, error: kioskError(error.code, error.message) };
+    // One code per condition (issue 13): no answer from the platform is network_error, in the table's words.
+    if (error instanceof PlatformNetworkError) return { ok: false, error: kioskError('network_error') };
+    if (error instanceof PlatformError) return { ok: false, error: error.kioskError() };
+    logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
+    return { ok: false, error: kioskError('internal') };
+  }
+
+  function guarded<M extends KioskMethod, S extends GuardSpec>(
+    _method: M,
+    spec: S,
+    handler: (input: KioskInput<M>, context: GuardContext<S>) => Promise<Result<KioskOutputs[M]>>,
+  ): KioskApi[M] {
+    const run = async (input: KioskInput<M>): Promise<Result<KioskOutputs[M]>> => {
+      try {
+        if (spec.pin) {
+          const given = (input as { pin?: unknown }).pin;
+          const problem = await requirePin(typeof given === 'string' ? given : '');
+          if (problem) return { ok: false, error: problem };
+        }
+        if (spec.trainingOnly && !services.training) return { ok: false, error: kioskError('not_training') };
+        if (spec.connected && !services.connected()) return { ok: false, error: kioskError('not_connected') };
+        let context = {} as GuardContext<S>;
+        if (spec.country) {
+          const currency = services.currency();
+          if (!currency) return { ok: false, error: kioskError('no_country') };
+          context = { currency } as GuardContext<S>;
+        }
+        return await handler(input, context);
+      } catch (error) {
+        return fail(error);
+      }
+    };
+    return run as KioskApi[M];
+  }
+
+  return { guarded, requirePin, fail };
+}

@@ -1,0 +1,107 @@
+import { createOrResume } from '../orders/create-order.ts';
+import { orderItems } from '../orders/order-items.ts';
+import { PlatformError } from '../platform/errors.ts';
+import { ok, orderNotFound } from './guards.ts';
+import type { CoreServices } from './services.ts';
+import type { KioskApi } from '../../../shared/kiosk-api.ts';
+import type { CreateOrderRequest, Order } from '../../../shared/schemas/order.ts';
+import { formatAmount, parseAmount } from '../../../shared/money.ts';
+import { parseDuration } from '../../../shared/duration.ts';
+import { kioskError, recordedError } from '../../../shared/kiosk-errors.ts';
+
+type SaleApi = Pick<KioskApi, 'createOrder' | 'getOrder' | 'cancelOrder' | 'simulatePayment'>;
+
+/** The sale (issue 4): charge, check and cancel an order, and training's "customer pays". */
+export function saleApi(deps: CoreServices): SaleApi {
+  const { guarded } = deps.guards;
+  const { clock, ops, orders, ordersRepo, outbox, live, audit, logger, orderChanged, orderView } = deps;
+
+  let referenceCounter = 0;
+  const nextReference = (): string => {
+    // seed 2.5: letters, digits, - and _, at most 64; no personal data.
+    referenceCounter = (referenceCounter + 1) % 1000;
+    const stamp = new Date(clock.now()).toISOString().replace(/[-:.TZ]/g, '').slice(0, 14);
+    return `${deps.settings().posId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 20)}-${stamp}-${String(referenceCounter).padStart(3, '0')}`;
+  };
+
+  /** An order made by a charge that got no answer, found when the cashier charged another sale: canceled (outbox). */
+  const withdrawOrphan = async (order: Order): Promise<void> => {
+    orderChanged(order);
+    if (order.status !== 'created') return;
+    try {
+      await outbox.enqueueCancel(order.id, 'kiosk');
+    } catch (error) {
+      logger.warn('an unanswered charge could not be withdrawn', { order: order.id, error: error instanceof Error ? error.name : 'unknown' });
+    }
+    audit.append({ actor: 'kiosk', action: 'order.withdrawn', subject: order.id, detail: { reason: 'create_superseded' } });
+  };
+
+  return {
+    createOrder: guarded('createOrder', { connected: true, country: true }, async (input, { currency }) => {
+      const s = deps.settings();
+      const total = parseAmount(input.amount, currency);
+      if (!total.ok || total.minor === 0) return { ok: false, error: kioskError('invalid_amount', total.ok ? 'The amount must be greater than zero.' : total.reason) };
+      const amount = formatAmount(total.minor, currency);
+      const lines = orderItems(input.items, total.minor, currency);
+      if (!lines.ok) return { ok: false, error: lines.error };
+      const request: CreateOrderRequest = {
+        type: 'qr',
+        external_reference: nextReference(),
+        total_amount: amount,
+        ...(input.description ? { description: input.description } : {}),
+        expiration_time: parseDuration(s.expiration).ok ? s.expiration : 'PT5M',
+        config: { qr: { external_pos_id: s.posId, mode: s.qrMode } },
+        transactions: { payments: [{ amount }] },
+        ...(lines.items ? { items: lines.items } : {}),
+      };
+      // createOrResume stores the order; the screens hear of it here (the tracker would see nothing newer). Charging
+      // the same sale again after no answer re-sends that create with its key: never a second order.
+      const order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan);
+      orderChanged(order);
+      return ok(orderView(order));
+    }),
+    getOrder: guarded('getOrder', {}, async (input) => {
+      const stored = ordersRepo.load(input.id);
+      if (!stored) return orderNotFound(input.id);
+      // issue 12: "check status" always asks the platform, and its answer replaces whatever was stored; when the
+      // platform cannot answer, the cashier is told so rather than shown the stored state as if it were checked.
+      return ok(orderView(input.refresh ? await live.checkNow(input.id) : stored.order));
+    }),
+    cancelOrder: guarded('cancelOrder', {}, async (input) => {
+      const stored = ordersRepo.load(input.id);
+      if (!stored) return orderNotFound(input.id);
+      let current: Order;
+      try {
+        // kiosk-expectations, issue 12: cancel first asks the platform whether the customer already paid.
+        current = await live.checkNow(input.id);
+      } catch (error) {
+        // No answer: only an order stored as awaiting payment goes on, as a cancel through the outbox, which only the
+        // platform's answer to that cancel completes. Any other stored state is not what the platform says now.
+        if (!(error instanceof PlatformError && error.retryable) || stored.order.status !== 'created') throw error;
+        current = stored.order;
+      }
+      // Paid, canceled or expired by the platform's word: that is the answer (a paid order shows paid), never "canceled".
+      if (current.status !== 'created') return ok(orderView(current));
+      const item = await outbox.enqueueCancel(input.id, 'cashier');
+      if (item.state === 'failed' && item.lastError) return { ok: false, error: recordedError(item.lastError) };
+      return ok(orderView(ordersRepo.load(input.id)?.order ?? current));
+    }),
+    simulatePayment: guarded('simulatePayment', { trainingOnly: true }, async (input) => {
+      if (!ordersRepo.load(input.id)) return orderNotFound(input.id);
+      const response = await (deps.fetch ?? fetch)(`${deps.platformUrl}/sandbox/orders/${input.id}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ outcome: input.outcome }),
+      }).catch(() => null);
+      if (!response || !response.ok) return { ok: false, error: kioskError('simulation_failed') };
+      await response.arrayBuffer();
+      try {
+        return ok(orderView(await live.checkNow(input.id)));
+      } catch {
+        // The sandbox took the payment; the relay or the poller brings it. Until then the stored state is the answer.
+      }
+      const stored = ordersRepo.load(input.id);
+      return stored ? ok(orderView(stored.order)) : orderNotFound(input.id);
+    }),
+  };
+}

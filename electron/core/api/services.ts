@@ -1,0 +1,54 @@
+import type { Clock, Logger, OrdersPort, ReceiptPrinter, TokenVault } from '../ports.ts';
+import type { OrdersRepo } from '../store/orders-repo.ts';
+import type { OperationsRepo } from '../store/operations-repo.ts';
+import type { KeyValue } from '../store/settings-repo.ts';
+import type { AuditLog } from '../store/audit-log.ts';
+import type { Outbox } from '../outbox/outbox.ts';
+import type { Catalog } from '../catalog/catalog-service.ts';
+import type { LiveStatus } from '../live/live-status.ts';
+import type { PlatformSession } from '../platform/session.ts';
+import type { PepperedPin } from '../pin-pepper.ts';
+import type { EffectiveSettings, LaunchDefaults, StoredSettings } from '../settings/kiosk-settings.ts';
+import type { Guards } from './guards.ts';
+import type { Connectivity, KioskEvent, KioskOrder, SessionState } from '../../../shared/kiosk-api.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+
+/**
+ * The services the KioskApi's area modules share (issue 13 "Core services, each small"): built once by
+ * createKioskCore (kiosk-service.ts), then handed to each module, which takes only what it uses.
+ */
+export interface CoreServices {
+  platformUrl: string;
+  vault: TokenVault;
+  training: { clientId: string; clientSecret: string; countryCode: string; posId: string } | null;
+  launch: LaunchDefaults;
+  fetch: typeof fetch | undefined;
+  openBrowser: ((url: string) => Promise<void>) | undefined;
+  printer: ReceiptPrinter | undefined;
+  clock: Clock;
+  logger: Logger;
+  audit: AuditLog;
+  ordersRepo: OrdersRepo;
+  ops: OperationsRepo;
+  orders: OrdersPort;
+  outbox: Outbox;
+  live: LiveStatus;
+  catalog: Catalog;
+  session: PlatformSession;
+  pin: PepperedPin;
+  settingsKv: KeyValue<StoredSettings>;
+  /** The settings in force: what a manager stored over the launch's defaults. */
+  settings(): EffectiveSettings;
+  /** The relay key a manager saved (in the vault), as last read or written. */
+  savedRelayKey(): string | null;
+  setSavedRelayKey(key: string | null): void;
+  /** Applies a changed relay URL or key at once (the old stream closes, the new one opens). */
+  reconfigureRelay(): void;
+  connectivity(): Connectivity;
+  sessionState(): SessionState;
+  emit(event: KioskEvent): void;
+  /** Tells the screens an order changed (order.updated). */
+  orderChanged(order: Order): void;
+  orderView(order: Order): KioskOrder;
+  guards: Guards;
+}

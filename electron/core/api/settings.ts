@@ -1,0 +1,80 @@
+import { applyPatch, relayUrlProblem, sameUrl } from '../settings/kiosk-settings.ts';
+import { ok } from './guards.ts';
+import type { CoreServices } from './services.ts';
+import type { KioskApi, KioskSettings } from '../../../shared/kiosk-api.ts';
+import { parseDuration } from '../../../shared/duration.ts';
+import { kioskError } from '../../../shared/kiosk-errors.ts';
+
+type SettingsApi = Pick<KioskApi, 'getSettings' | 'updateSettings' | 'setPin' | 'verifyPin'>;
+
+/** The kiosk's settings and the manager PIN that guards them (issue 5 settings, issue 12 PIN). */
+export function settingsApi(deps: CoreServices): SettingsApi {
+  const { guarded } = deps.guards;
+  const { launch, settingsKv, vault, pin, audit } = deps;
+
+  function settingsView(): KioskSettings {
+    const s = deps.settings();
+    return {
+      posId: s.posId,
+      qrMode: s.qrMode,
+      expiration: s.expiration,
+      language: s.language,
+      relayUrl: s.relayUrl,
+      // A key is kept for the relay: the one the manager saved, or the launch's for its own relay.
+      relayKeySet: deps.savedRelayKey() !== null || (launch.relay !== null && s.relayUrl !== null && sameUrl(launch.relay.url, s.relayUrl)),
+      platformUrl: deps.platformUrl,
+      countryCode: s.countryCode,
+      storeName: s.storeName,
+      printerName: s.printerName,
+      hasPin: pin.isSet(),
+    };
+  }
+
+  return {
+    getSettings: guarded('getSettings', {}, async () => ok(settingsView())),
+    updateSettings: guarded('updateSettings', { pin: true }, async (input) => {
+      const { relayKey, ...patch } = input.patch;
+      if (patch.expiration !== undefined) {
+        const d = parseDuration(patch.expiration);
+        if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: kioskError('invalid_expiration') };
+      }
+      const relayProblem = patch.relayUrl ? relayUrlProblem(patch.relayUrl) : null;
+      if (relayProblem) return { ok: false, error: kioskError('invalid_relay_url', `The relay URL ${relayProblem}.`) };
+      if (patch.countryCode !== undefined && deps.training) {
+        if (patch.countryCode !== deps.settings().countryCode) return { ok: false, error: kioskError('training_fixed') };
+        delete patch.countryCode;
+      }
+      // The vault first: if the keychain refuses, nothing else has changed.
+      if (relayKey === null) await vault.delete('relay_key');
+      else if (relayKey !== undefined) await vault.set('relay_key', relayKey);
+      if (relayKey !== undefined) deps.setSavedRelayKey(relayKey);
+      // Only what the manager set is stored; the launch's defaults stay defaults (see settings/kiosk-settings.ts).
+      settingsKv.set(applyPatch(settingsKv.get() ?? {}, patch, launch));
+      audit.append({
+        actor: 'manager',
+        action: 'settings.changed',
+        subject: null,
+        // Never the key itself: only that it changed.
+        detail: { ...patch, ...(relayKey !== undefined ? { relayKey: relayKey === null ? 'forgotten' : 'replaced' } : {}) },
+      });
+      if (relayKey !== undefined || patch.relayUrl !== undefined) deps.reconfigureRelay();
+      if (patch.countryCode !== undefined || patch.posId !== undefined) deps.emit({ type: 'session.changed', session: deps.sessionState() });
+      return ok(settingsView());
+    }),
+    setPin: guarded('setPin', {}, async (input) => {
+      const result = await pin.set(input.newPin, input.currentPin);
+      if (!result.ok) {
+        const message = {
+          invalid_pin: 'A PIN is 4 to 8 digits.',
+          current_pin_required: 'Changing the PIN needs the current one.',
+          wrong_pin: 'The current PIN is not right.',
+          locked: 'Too many wrong PINs; try again later.',
+        }[result.reason];
+        return { ok: false, error: kioskError(result.reason === 'locked' ? 'pin_locked' : result.reason, message) };
+      }
+      audit.append({ actor: 'manager', action: 'pin.set', subject: null, detail: {} });
+      return ok({ hasPin: true as const });
+    }),
+    verifyPin: guarded('verifyPin', { pin: true }, async () => ok({ valid: true as const })),
+  };
+}

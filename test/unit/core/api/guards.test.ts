@@ -1,0 +1,113 @@
+// issue 13 "Core services, each small": every KioskApi method declares its guards once (electron/core/api/guards.ts).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createGuards, ok, type GuardServices } from '../../../../electron/core/api/guards.ts';
+import { VaultUnavailableError, type Logger } from '../../../../electron/core/ports.ts';
+import type { PinVerifyResult } from '../../../../electron/core/pin.ts';
+import type { Currency } from '../../../../shared/money.ts';
+
+function setup(over: Partial<GuardServices> = {}) {
+  const logged: string[] = [];
+  const logger: Logger = { info: () => undefined, warn: () => undefined, error: (message) => void logged.push(message) };
+  const services: GuardServices = {
+    pin: { isSet: () => true, verify: async (given): Promise<PinVerifyResult> => (given === '1234' ? { ok: true } : { ok: false, reason: 'wrong_pin', attemptsLeft: 4 }) },
+    currency: () => 'ARS' as Currency,
+    training: false,
+    connected: () => true,
+    logger,
+    ...over,
+  };
+  return { guards: createGuards(services), logged };
+}
+
+describe('guarded', () => {
+  test('a wrong PIN never reaches the handler', async () => {
+    const { guards } = setup();
+    let calls = 0;
+    const drop = guards.guarded('dropOutboxItem', { pin: true }, async () => {
+      calls += 1;
+      throw new Error('not reached');
+    });
+    const result = await drop({ id: 'x', pin: '9999' });
+    assert.ok(!result.ok);
+    assert.equal(result.error.code, 'wrong_pin');
+    assert.equal(calls, 0);
+  });
+
+  test('no PIN set yet, or a keychain that cannot be read, never reaches the handler either', async () => {
+    let calls = 0;
+    const handler = async () => {
+      calls += 1;
+      return ok({ valid: true as const });
+    };
+    const notSet = setup({ pin: { isSet: () => false, verify: async () => ({ ok: true }) } }).guards.guarded('verifyPin', { pin: true }, handler);
+    const r1 = await notSet({ pin: '1234' });
+    assert.ok(!r1.ok);
+    assert.equal(r1.error.code, 'pin_not_set');
+    const noVault = setup({
+      pin: {
+        isSet: () => true,
+        verify: async () => {
+          throw new VaultUnavailableError('no keychain');
+        },
+      },
+    }).guards.guarded('verifyPin', { pin: true }, handler);
+    const r2 = await noVault({ pin: '1234' });
+    assert.ok(!r2.ok);
+    assert.equal(r2.error.code, 'keychain_unavailable');
+    assert.equal(calls, 0);
+  });
+
+  test('the right PIN reaches the handler with its input', async () => {
+    const { guards } = setup();
+    const verify = guards.guarded('verifyPin', { pin: true }, async (input) => {
+      assert.equal(input.pin, '1234');
+      return ok({ valid: true as const });
+    });
+    assert.deepEqual(await verify({ pin: '1234' }), { ok: true, value: { valid: true } });
+  });
+
+  test('a thrown error becomes the mapped failure, never a rejection', async () => {
+    const { guards, logged } = setup();
+    const vault = guards.guarded('listOutbox', {}, async () => {
+      throw new VaultUnavailableError('no keychain');
+    });
+    const r1 = await vault({});
+    assert.ok(!r1.ok);
+    assert.equal(r1.error.code, 'keychain_unavailable');
+    const unknown = guards.guarded('listOutbox', {}, async () => {
+      throw new Error('secret detail');
+    });
+    const r2 = await unknown({});
+    assert.ok(!r2.ok);
+    assert.equal(r2.error.code, 'internal');
+    assert.doesNotMatch(r2.error.message, /secret detail/);
+    assert.deepEqual(logged, ['kiosk call failed']);
+  });
+
+  test('no country: no_country before the handler; with one, the handler gets its currency', async () => {
+    let seen: Currency | null = null;
+    const handler = async (_input: unknown, context: { currency: Currency }) => {
+      seen = context.currency;
+      return ok([]);
+    };
+    const none = await setup({ currency: () => null }).guards.guarded('listCatalog', { country: true }, handler)({});
+    assert.ok(!none.ok);
+    assert.equal(none.error.code, 'no_country');
+    assert.equal(seen, null);
+    assert.ok((await setup().guards.guarded('listCatalog', { country: true }, handler)({})).ok);
+    assert.equal(seen, 'ARS');
+  });
+
+  test('training only and connected only are answered before the handler', async () => {
+    const handler = async () => {
+      throw new Error('not reached');
+    };
+    const sim = await setup().guards.guarded('simulatePayment', { trainingOnly: true }, handler)({ id: 'x', outcome: 'approved' });
+    assert.ok(!sim.ok);
+    assert.equal(sim.error.code, 'not_training');
+    const charge = await setup({ connected: () => false }).guards.guarded('createOrder', { connected: true, country: true }, handler)({ amount: '10' });
+    assert.ok(!charge.ok);
+    assert.equal(charge.error.code, 'not_connected');
+  });
+});
