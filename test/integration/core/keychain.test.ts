@@ -10,25 +10,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SECRET_NAMES, VaultUnavailableError } from '../../../electron/core/ports.ts';
 import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
+import { secretServiceProblem, skipWithoutSecretService } from '../../support/secret-service.ts';
 import { MEMORY_PIN_NOTE, openVault } from '../../../electron/core/vault/open-vault.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const SKIP_REASON = 'no Secret Service: run under dbus-run-session with gnome-keyring (see .ci/run)';
 // Each run writes under its own profile, so it never touches the kiosk's real entries or another run's.
 const PROFILE = `test-${process.pid}-${randomBytes(4).toString('hex')}`;
 
-async function secretServiceProblem(): Promise<string | null> {
-  try {
-    await new KeytarVault({ profile: PROFILE, timeoutMs: 10_000 }).probe();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-const problem = await secretServiceProblem();
+const problem = await secretServiceProblem(PROFILE);
 // Where a keychain must be there (CI sets REQUIRE_SECRET_SERVICE=1), the tests run and fail with the keychain's error.
-const skip = problem === null || process.env.REQUIRE_SECRET_SERVICE === '1' ? false : SKIP_REASON;
+const skip = skipWithoutSecretService(problem);
 
 describe('the real keychain (Secret Service through keytar)', () => {
   const vault = new KeytarVault({ profile: PROFILE });

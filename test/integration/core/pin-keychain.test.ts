@@ -12,20 +12,13 @@ import { join } from 'node:path';
 import { createKioskCore, type KioskCore } from '../../../electron/core/kiosk-service.ts';
 import { SECRET_NAMES, type TokenVault } from '../../../electron/core/ports.ts';
 import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
+import { secretServiceProblem, skipWithoutSecretService } from '../../support/secret-service.ts';
 
 const PROFILE = `test-pin-${process.pid}-${randomBytes(4).toString('hex')}`;
 const PIN = '8642';
 
-async function secretServiceProblem(): Promise<string | null> {
-  try {
-    await new KeytarVault({ profile: PROFILE, timeoutMs: 10_000 }).probe();
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-const problem = await secretServiceProblem();
-const skip = problem === null || process.env.REQUIRE_SECRET_SERVICE === '1' ? false : 'no Secret Service: run under dbus-run-session with gnome-keyring (see .ci/run)';
+const problem = await secretServiceProblem(PROFILE);
+const skip = skipWithoutSecretService(problem);
 
 /** A core with no platform behind it (the PIN needs none), over `vault`, its database in `dir`. */
 function core(dir: string, vault: TokenVault): Promise<KioskCore> {
