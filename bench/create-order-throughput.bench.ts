@@ -1,15 +1,22 @@
 // Issue 7 "sandbox create-order throughput (autocannon) at p99 latency; baseline: a bare Fastify route on the same
-// machine. Goal: at least half the baseline." autocannon drives POST /v1/orders with a fresh X-Idempotency-Key on every
-// request (seed 4.3: each is a new order) against an in-memory sandbox in a child process, then the same request
-// against a bare Fastify route (bench/servers/bare-fastify-server.ts) in a child process. Same connections, same
-// duration, a warm-up before each. Throughput is the mean of autocannon's per-second counts; latency its p50/p99.
+// machine", goal raised by issue 14 to at least 0.6× the baseline in full runs. autocannon drives POST /v1/orders with a
+// fresh X-Idempotency-Key on every request (seed 4.3: each is a new order) against an in-memory sandbox in a child
+// process, and the same request against a bare Fastify route (bench/servers/bare-fastify-server.ts) in another. Same
+// connections, same duration, a warm-up before each.
+// Issue 14: the two are measured in alternating rounds (sandbox, bare, bare, sandbox, ...; one round each with --quick)
+// instead of one after the other. The machine is shared, and its load changed within a minute: measured back to back,
+// the ratio moved between 0.42× and 0.64× with no change to the code, as the load hit one side and not the other. Taking
+// turns gives both sides the same conditions; each side still gets the same total time and the baseline does the same
+// work as before (parse the JSON body, read the key header, answer a JSON order of the sandbox's size).
+// Throughput is the mean of autocannon's per-second counts over all of a side's rounds; latency p50/p99 is the mean of
+// the rounds' percentiles, max the largest.
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { startChildServer, type ChildServer } from './lib/child.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
 
 const CONNECTIONS = 10;
-const GOAL_RATIO = 0.5;
+const GOAL_RATIO = 0.6;
 
 export interface ThroughputRun {
   target: string;
@@ -71,27 +78,58 @@ async function sellerToken(sandbox: ChildServer): Promise<string> {
   return token.access_token as string;
 }
 
+/** One side's rounds as one run: requests and seconds summed, the per-second mean weighted by time. */
+function combine(rounds: ThroughputRun[]): ThroughputRun {
+  const seconds = rounds.reduce((sum, r) => sum + r.seconds, 0);
+  const sum = (pick: (r: ThroughputRun) => number) => rounds.reduce((total, r) => total + pick(r), 0);
+  const mean = (pick: (r: ThroughputRun) => number) => Math.round((sum(pick) / rounds.length) * 100) / 100;
+  return {
+    target: rounds[0]?.target ?? '',
+    seconds: Math.round(seconds * 100) / 100,
+    requests: sum((r) => r.requests),
+    perSecond: Math.round(sum((r) => r.perSecond * r.seconds) / seconds),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    latencyMs: { p50: mean((r) => r.latencyMs.p50), p90: mean((r) => r.latencyMs.p90), p99: mean((r) => r.latencyMs.p99), max: Math.max(...rounds.map((r) => r.latencyMs.max)), mean: mean((r) => r.latencyMs.mean) },
+  };
+}
+
 export default async function createOrderThroughputBench(context: BenchContext): Promise<BenchResult> {
   const seconds = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? (context.quick ? 5 : 20));
   const warmup = context.quick ? 1 : 3;
+  const rounds = context.quick ? 1 : 4;
   const runs: ThroughputRun[] = [];
-  for (const [name, script] of [
-    ['sandbox', 'bench/servers/sandbox-server.ts'],
-    ['bare Fastify', 'bench/servers/bare-fastify-server.ts'],
-  ] as const) {
-    const server = await startChildServer(script);
-    try {
-      const token = name === 'sandbox' ? await sellerToken(server) : 'TEST-bare';
-      await run(name, server.url, token, warmup);
-      const measured = await run(name, server.url, token, seconds);
+  const sides = [
+    { name: 'sandbox', script: 'bench/servers/sandbox-server.ts' },
+    { name: 'bare Fastify', script: 'bench/servers/bare-fastify-server.ts' },
+  ] as const;
+  const servers: ChildServer[] = [];
+  try {
+    for (const side of sides) servers.push(await startChildServer(side.script));
+    const [sandboxServer, bareServer] = servers as [ChildServer, ChildServer];
+    const targets = [
+      { name: sides[0].name, server: sandboxServer, token: await sellerToken(sandboxServer), rounds: [] as ThroughputRun[] },
+      { name: sides[1].name, server: bareServer, token: 'TEST-bare', rounds: [] as ThroughputRun[] },
+    ];
+    for (const target of targets) await run(target.name, target.server.url, target.token, warmup);
+    for (let round = 0; round < rounds; round += 1) {
+      // ABBA order: neither side always goes first, so a load that rises or falls through the run favours neither.
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        target.rounds.push(await run(target.name, target.server.url, target.token, seconds / rounds));
+      }
+    }
+    for (const target of targets) {
+      const measured = combine(target.rounds);
       runs.push(measured);
       context.log(
-        `${name.padEnd(12)} ${measured.perSecond} req/s over ${measured.seconds} s (${measured.requests} requests, ${CONNECTIONS} connections); ` +
-          `latency p50 ${measured.latencyMs.p50} p99 ${measured.latencyMs.p99} max ${measured.latencyMs.max} ms; non-2xx ${measured.non2xx}, errors ${measured.errors}`,
+        `${target.name.padEnd(12)} ${measured.perSecond} req/s over ${measured.seconds} s in ${rounds} round(s) (${measured.requests} requests, ${CONNECTIONS} connections); ` +
+          `latency p50 ${measured.latencyMs.p50} p99 ${measured.latencyMs.p99} max ${measured.latencyMs.max} ms; non-2xx ${measured.non2xx}, errors ${measured.errors}; ` +
+          `per round ${target.rounds.map((r) => r.perSecond).join(', ')} req/s`,
       );
-    } finally {
-      await server.stop();
     }
+  } finally {
+    for (const server of servers) await server.stop();
   }
   const [sandbox, bare] = runs as [ThroughputRun, ThroughputRun];
   const base = `bare Fastify route`;
@@ -111,6 +149,6 @@ export default async function createOrderThroughputBench(context: BenchContext):
       figure({ name: 'latency p99 at that load', unit: 'ms', value: sandbox.latencyMs.p99, baseline: bare.latencyMs.p99, baselineLabel: base }),
       figure({ name: 'non-2xx answers and errors', unit: 'count', value: sandbox.non2xx + sandbox.errors, baseline: bare.non2xx + bare.errors, baselineLabel: base, goal: '0', met: sandbox.non2xx + sandbox.errors === 0 }),
     ],
-    details: { connections: CONNECTIONS, seconds, warmupSeconds: warmup, runs },
+    details: { connections: CONNECTIONS, seconds, rounds, warmupSeconds: warmup, runs },
   };
 }

@@ -9,13 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openKioskDatabase } from '../electron/core/store/database.ts';
-import { OrdersRepo } from '../electron/core/store/orders-repo.ts';
-import { OperationsRepo } from '../electron/core/store/operations-repo.ts';
-import { AuditLog } from '../electron/core/store/audit-log.ts';
-import { Outbox } from '../electron/core/outbox/outbox.ts';
-import { PlatformHttp } from '../electron/core/platform/http.ts';
-import { OrdersClient } from '../electron/core/platform/orders-client.ts';
+import { composeOrdersPort, composeOutbox, composePlatformHttp, openKioskStore } from '../electron/core/compose.ts';
+import type { Outbox } from '../electron/core/outbox/outbox.ts';
 import { PlatformNetworkError } from '../electron/core/platform/errors.ts';
 import type { OrdersPort } from '../electron/core/ports.ts';
 import { orderSchema, type Order } from '../shared/schemas/order.ts';
@@ -87,7 +82,10 @@ async function paidOrders(sandbox: ChildServer, token: string, count: number): P
 async function drain(count: number, withFaults: boolean, limitSeconds: number): Promise<DrainRun> {
   const sandbox = await startChildServer('bench/servers/sandbox-server.ts');
   const dir = mkdtempSync(join(tmpdir(), 'bench-outbox-'));
-  const db = openKioskDatabase(join(dir, 'kiosk.sqlite'));
+  const clock = { now: () => Date.now() };
+  // The kiosk's store and outbox through the core's own compose stages (electron/core/compose.ts).
+  const store = openKioskStore(join(dir, 'kiosk.sqlite'), clock);
+  const { ops, ordersRepo } = store;
   let outbox: Outbox | null = null;
   const setupStarted = performance.now();
   try {
@@ -96,11 +94,8 @@ async function drain(count: number, withFaults: boolean, limitSeconds: number): 
     const orders = await paidOrders(sandbox, token, count);
     const ordersMadeAt = performance.now();
 
-    const clock = { now: () => Date.now() };
-    const ordersRepo = new OrdersRepo(db, clock);
-    const ops = new OperationsRepo(db, clock);
-    for (const order of orders) ordersRepo.save(order, null);
-    const client = new OrdersClient(new PlatformHttp({ baseUrl: sandbox.url, clock, random: Math.random }), { withToken: (use) => use(token) });
+    for (const order of orders) ordersRepo.save(order);
+    const client = composeOrdersPort(composePlatformHttp({ platformUrl: sandbox.url, clock, random: Math.random }), { withToken: (use) => use(token) });
     let online = false;
     const port: OrdersPort = {
       create: (body, o) => client.create(body, o),
@@ -109,16 +104,15 @@ async function drain(count: number, withFaults: boolean, limitSeconds: number): 
       // Offline while the refunds are queued: refused before anything left the kiosk (outbox: certainly not applied).
       refund: (id, body, o) => (online ? client.refund(id, body, o) : Promise.reject(new PlatformNetworkError('ECONNREFUSED'))),
     };
-    const audit = new AuditLog(db, clock);
     // The refunds were asked for while the platform was unreachable (each enqueue makes its first attempt, refused
     // before anything left the kiosk). A long backoff here keeps those waiting items from being tried again and again
     // while the rest are queued: the kiosk would have queued them over hours, not in one loop.
-    const queueing = new Outbox({ db, ops, ordersRepo, orders: port, clock, random: Math.random, audit, retry: { baseMs: 3_600_000, maxMs: 3_600_000 } });
+    const queueing = composeOutbox(store, port, { clock, random: Math.random, retry: { baseMs: 3_600_000, maxMs: 3_600_000 } });
     for (const order of orders) await queueing.enqueueRefund(order.id, null, 'bench-manager');
     await queueing.stop();
-    // The kiosk as the core wires it (kiosk-service.ts): default retry policy, an onChange listener (every change lists
-    // the outbox for the UI).
-    outbox = new Outbox({ db, ops, ordersRepo, orders: port, clock, random: Math.random, audit, onChange: () => undefined });
+    // The kiosk as the core wires it (compose.ts): default retry policy, an onChange listener (every change lists the
+    // outbox for the UI).
+    outbox = composeOutbox(store, port, { clock, random: Math.random, onChange: () => undefined });
     // Some may be mid-retry ('sending' offline) at this instant; none can be done or failed yet.
     const queued = outbox.list();
     if (queued.length !== count || queued.some((i) => i.state !== 'queued' && i.state !== 'sending')) throw new Error(`expected ${count} waiting refunds, found ${queued.length}`);
@@ -164,7 +158,7 @@ async function drain(count: number, withFaults: boolean, limitSeconds: number): 
     };
   } finally {
     await outbox?.stop();
-    db.close();
+    store.db.close();
     rmSync(dir, { recursive: true, force: true });
     await sandbox.stop();
   }

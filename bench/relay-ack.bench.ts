@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { buildRelay, type Relay } from '../relay/app.ts';
-import { signatureHeader } from '../relay/signature.ts';
+import { signatureHeader } from '../node-common/webhook-signature.ts';
 import { REDIS_SKIP, startRedisServer } from '../test/support/redis-server.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
 

@@ -1,7 +1,9 @@
 // Issue 7 "relay fan-out": N kiosk streams connected (5,000; 1,000 under --quick), 200 events/s posted to the relay as
 // signed webhooks: the p99 delivery latency (webhook POST sent → event read by a kiosk stream) and the memory each
 // connection costs the relay. Baseline, same run, same clients, same event rate and size: a bare node:http SSE
-// broadcast (bench/servers/bare-sse-server.ts). Goals (reported, not asserted): p99 < 50 ms, < 20 KiB per connection.
+// broadcast (bench/servers/bare-sse-server.ts). issue 14: every event to every stream is a stress workload no store
+// runs (an event belongs to one seller's few kiosks), so its latencies carry no goal; the realistic goals are in
+// relay-routing.bench.ts. Still held here: < 20 KiB per connection, and no event lost.
 //
 // The relay and the baseline run in child processes (memory read on their own, after a full GC); the clients and the
 // poster share this process and its clock, so a latency is two readings of one clock. Every client is a raw TCP
@@ -14,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { signatureHeader } from '../relay/signature.ts';
+import { signatureHeader } from '../node-common/webhook-signature.ts';
 import { abortableSleep } from '../node-common/sleep.ts';
 import { startChildServer, type ChildServer, type MemorySample } from './lib/child.ts';
 import { distribution, type Distribution } from './lib/stats.ts';
@@ -33,7 +35,6 @@ const DRAIN_LIMIT_MS = 120_000;
 const PLATFORM_ACK_LIMIT_MS = 22_000;
 const PROBE_EVERY = 100;
 const CONNECT_WAVE = 200;
-const TARGET_P99_MS = 50;
 const TARGET_KIB_PER_CONNECTION = 20;
 
 interface ServerStats {
@@ -355,8 +356,6 @@ export default async function relayFanoutBench(context: BenchContext): Promise<B
           value: relay.spec.latencyMs.p99,
           baseline: bare.spec.latencyMs.p99,
           baselineLabel: base,
-          goal: `< ${TARGET_P99_MS} ms`,
-          met: relay.spec.latencyMs.p99 < TARGET_P99_MS && relay.spec.missingAtProbes === 0,
         }),
         figure({ name: `deliveries/s sustained, ${at}`, unit: 'events/s', value: relay.spec.deliveriesPerSecond, baseline: bare.spec.deliveriesPerSecond, baselineLabel: base }),
         figure({ name: `delivery p99, ${clientCount} streams, ${LIGHT_RATE} ev/s (light)`, unit: 'ms', value: relay.light.latencyMs.p99, baseline: bare.light.latencyMs.p99, baselineLabel: base }),
@@ -375,8 +374,6 @@ export default async function relayFanoutBench(context: BenchContext): Promise<B
           value: relay.spec.ackMs.p99,
           baseline: bare.spec.ackMs.p99,
           baselineLabel: base,
-          goal: '< 22 s (the platform retries)',
-          met: relay.spec.ackedWithinPlatformLimit === relay.spec.events,
         }),
         figure({
           name: `events not read by a probe within ${DRAIN_LIMIT_MS / 1000} s`,

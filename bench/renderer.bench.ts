@@ -1,10 +1,15 @@
 // Issue 7 "renderer: gzip size of the JS and CSS the counter display loads; web-shell cold start to the first
 // interactive screen".
-// - Cold start: `node --import tsx launch/web.ts --no-open --port 0 --data-dir <empty dir>` (what `npm run web` runs,
-//   on its first run: embedded sandbox and relay, training seller, core, web shell), timed from spawn to the URL line
-//   and to the keypad being enabled in Chromium (a fresh browser context: nothing cached). Baseline, same run: a
-//   process started the same way serving a one-button static page (bench/servers/static-page.ts), timed the same way.
-//   Median of several runs, alternating the two.
+// - Cold start: `node out/web.mjs --no-open --port 0 --data-dir <empty dir>` (the web shell bundled by
+//   build/bundle-web.ts, what `npm start` runs when Electron cannot run, on its first run: embedded sandbox and relay,
+//   training seller, core, web shell), timed from spawn to the URL line and to the keypad being enabled in Chromium (a
+//   fresh browser context: nothing cached). Baseline, same run: a process started the same way (bundled the same way,
+//   plain node) serving a one-button static page (bench/servers/static-page.ts), timed the same way. Median of several
+//   runs, alternating the two. BENCH_WEB_SHELL=tsx measures both as they were started before issue 14, through tsx
+//   from the sources (`npm run web`), for comparison.
+// - Where the time goes (issue 14): the web shell's start-up log line (launch/run-web.ts: Node and modules loaded,
+//   embedded platform listening, keychain probed, database opened, core started, listening, each in ms since the
+//   process started), then the page: spawn → `load` event (scripts and stylesheets run) → keypad enabled.
 // - Size: every script and stylesheet the counter display loaded during those cold starts, gzip level 9, as a server
 //   would send them. Baseline: every .js and .css in renderer/dist (what a page loading all of it would cost).
 // The renderer must be built (`npm run bench` runs `npm run build` first).
@@ -16,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, RENDERER_DIST, e2eUnavailable } from '../test/support/kiosk-browser.ts';
+import { bundleNodeEntry } from '../build/bundle-web.ts';
 import { median } from './lib/stats.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
 
@@ -31,8 +37,12 @@ interface LoadedFile {
 interface ColdStart {
   /** Spawn → the URL line on stdout (the server accepts requests). */
   listeningMs: number;
+  /** Spawn → the page's `load` event (its scripts and stylesheets loaded and run). */
+  pageLoadMs: number;
   /** Spawn → the keypad's 0 key enabled in the page (the first interactive screen). */
   interactiveMs: number;
+  /** The web shell's start-up steps (launch/run-web.ts "kiosk started"), ms since the process started; {} for the baseline. */
+  startupMs: Record<string, number>;
   loaded: LoadedFile[];
 }
 
@@ -41,7 +51,7 @@ const gzipSize = (body: Buffer) => gzipSync(body, { level: 9 }).length;
 async function coldStart(browser: Browser, args: string[], urlLine: RegExp): Promise<ColdStart> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'KIOSK_DATA_DIR'));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   try {
@@ -77,10 +87,11 @@ async function coldStart(browser: Browser, args: string[], urlLine: RegExp): Pro
         );
       });
       await page.goto(url);
+      const pageLoadMs = performance.now() - started;
       await page.waitForSelector('[data-testid="key-0"]:not([disabled])', { state: 'visible', timeout: 60_000 });
       const interactiveMs = performance.now() - started;
       const loaded = (await Promise.all(bodies)).filter((f): f is LoadedFile => f !== null);
-      return { listeningMs, interactiveMs, loaded };
+      return { listeningMs, pageLoadMs, interactiveMs, loaded, startupMs: startupSteps(output) };
     } finally {
       await context.close();
     }
@@ -90,6 +101,27 @@ async function coldStart(browser: Browser, args: string[], urlLine: RegExp): Pro
     await exited;
     clearTimeout(timer);
   }
+}
+
+/** The web shell's "kiosk started" log line (JSON on standard error), or {} when there is none (the baseline). */
+function startupSteps(output: string): Record<string, number> {
+  for (const line of output.split('\n')) {
+    if (!line.includes('"kiosk started"')) continue;
+    try {
+      return (JSON.parse(line) as { startupMs?: Record<string, number> }).startupMs ?? {};
+    } catch {
+      return {};
+    }
+  }
+  return {};
+}
+
+/** Each step's median over the runs, in the order the steps ended. */
+function medianSteps(runs: ColdStart[]): Record<string, number> {
+  const names = [...new Set(runs.flatMap((r) => Object.keys(r.startupMs)))];
+  const steps: Array<[string, number]> = names.map((name) => [name, Math.round(median(runs.flatMap((r) => (name in r.startupMs ? [r.startupMs[name] as number] : []))))]);
+  steps.push(['url line read', Math.round(median(runs.map((r) => r.listeningMs)))], ['page load event', Math.round(median(runs.map((r) => r.pageLoadMs)))], ['keypad enabled', Math.round(median(runs.map((r) => r.interactiveMs)))]);
+  return Object.fromEntries(steps.sort((a, b) => a[1] - b[1]));
 }
 
 function distFiles(): LoadedFile[] {
@@ -109,6 +141,16 @@ export default async function rendererBench(context: BenchContext): Promise<Benc
   const unavailable = e2eUnavailable();
   if (unavailable) throw new Error(`cannot load the renderer: ${unavailable}`);
   const runs = Number(process.env.BENCH_COLD_STARTS ?? (context.quick ? 2 : 5));
+  // Bundled into files of the bench's own (npm start remakes out/web.mjs at each start), one folder below the project
+  // as build/bundle-web.ts requires.
+  const viaTsx = process.env.BENCH_WEB_SHELL === 'tsx';
+  const start = viaTsx
+    ? { shell: ['--import', 'tsx', 'launch/web.ts'], page: ['--import', 'tsx', 'bench/servers/static-page.ts'], how: 'node --import tsx, sources' }
+    : {
+        shell: [await bundleNodeEntry(join(ROOT, 'launch', 'web.ts'), join(ROOT, 'out', 'bench-web.mjs'))],
+        page: [await bundleNodeEntry(join(ROOT, 'bench', 'servers', 'static-page.ts'), join(ROOT, 'out', 'bench-static-page.mjs'))],
+        how: 'node, esbuild bundle',
+      };
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   const shell: ColdStart[] = [];
   const baseline: ColdStart[] = [];
@@ -116,11 +158,11 @@ export default async function rendererBench(context: BenchContext): Promise<Benc
     for (let i = 0; i < runs; i += 1) {
       const dataDir = mkdtempSync(join(tmpdir(), 'bench-cold-'));
       try {
-        shell.push(await coldStart(browser, ['launch/web.ts', '--no-open', '--port', '0', '--data-dir', dataDir], /Kiosk \(training mode\) at (http:\/\/127\.0\.0\.1:\d+\/\S*)/));
+        shell.push(await coldStart(browser, [...start.shell, '--no-open', '--port', '0', '--data-dir', dataDir], /Kiosk \(training mode\) at (http:\/\/127\.0\.0\.1:\d+\/\S*)/));
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
       }
-      baseline.push(await coldStart(browser, ['bench/servers/static-page.ts'], /Static page at (http:\/\/127\.0\.0\.1:\d+\/)/));
+      baseline.push(await coldStart(browser, start.page, /Static page at (http:\/\/127\.0\.0\.1:\d+\/)/));
       context.log(`cold start ${i + 1}/${runs}: web shell ${shell.at(-1)?.interactiveMs.toFixed(0)} ms to interactive, static page ${baseline.at(-1)?.interactiveMs.toFixed(0)} ms`);
     }
   } finally {
@@ -133,23 +175,36 @@ export default async function rendererBench(context: BenchContext): Promise<Benc
   const baseInteractive = median(baseline.map((r) => r.interactiveMs));
   const baseListening = median(baseline.map((r) => r.listeningMs));
   for (const f of loaded) context.log(`loaded ${f.type.padEnd(10)} ${f.url}: ${kib(f.bytes)} KiB, ${kib(f.gzipBytes)} KiB gzip`);
-  const staticBase = `static page, same start`;
+  const steps = medianSteps(shell);
+  context.log(`where the web shell's cold start goes (${start.how}; medians, ms since spawn; Node's own start is before "loaded"):`);
+  for (const [step, ms] of Object.entries(steps)) context.log(`  ${step.padEnd(16)} ${String(ms).padStart(5)} ms`);
+  const staticBase = `static page, same start (${start.how})`;
   const distBase = 'all of renderer/dist';
   return {
     bench: 'renderer',
     figures: [
-      figure({ name: `web-shell cold start to interactive (median of ${runs})`, unit: 'ms', value: Math.round(interactive), baseline: Math.round(baseInteractive), baselineLabel: staticBase }),
+      figure({
+        name: `web-shell cold start to interactive (median of ${runs})`,
+        unit: 'ms',
+        value: Math.round(interactive),
+        baseline: Math.round(baseInteractive),
+        baselineLabel: staticBase,
+        goal: '≤ 1.5× the static page',
+        met: interactive <= 1.5 * baseInteractive,
+      }),
       figure({ name: `web-shell cold start to listening (median of ${runs})`, unit: 'ms', value: Math.round(listening), baseline: Math.round(baseListening), baselineLabel: staticBase }),
       figure({ name: 'JS the counter display loads, gzip', unit: 'KiB', value: kib(sum(loaded, 'script', 'gzipBytes')), baseline: kib(sum(all, 'script', 'gzipBytes')), baselineLabel: distBase }),
       figure({ name: 'CSS the counter display loads, gzip', unit: 'KiB', value: kib(sum(loaded, 'stylesheet', 'gzipBytes')), baseline: kib(sum(all, 'stylesheet', 'gzipBytes')), baselineLabel: distBase }),
     ],
     details: {
       runs,
+      start: start.how,
       gzipLevel: 9,
+      startupMedianMs: steps,
       loaded,
       dist: all,
-      coldStartMs: shell.map((r) => ({ listening: Math.round(r.listeningMs), interactive: Math.round(r.interactiveMs) })),
-      baselineMs: baseline.map((r) => ({ listening: Math.round(r.listeningMs), interactive: Math.round(r.interactiveMs) })),
+      coldStartMs: shell.map((r) => ({ listening: Math.round(r.listeningMs), pageLoad: Math.round(r.pageLoadMs), interactive: Math.round(r.interactiveMs), startup: r.startupMs })),
+      baselineMs: baseline.map((r) => ({ listening: Math.round(r.listeningMs), pageLoad: Math.round(r.pageLoadMs), interactive: Math.round(r.interactiveMs) })),
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tightenFiles } from '../electron/core/private-files.ts';
+import type { TrainingPort } from '../electron/core/ports.ts';
 import { buildSandbox, type Sandbox } from '../sandbox/app.ts';
 import { buildRelay, type Relay } from '../relay/app.ts';
 
@@ -17,6 +18,8 @@ export interface EmbeddedPlatform {
   kioskKey: string;
   /** The training application's webhook secret (the sandbox signs with it, the relay checks it): for log redaction. */
   webhookSecret: string;
+  /** The kiosk core's `training` option: this seller, and its customer paying through the sandbox. */
+  training: TrainingPort;
   sandbox: Sandbox;
   relay: Relay;
   close(): Promise<void>;
@@ -89,12 +92,37 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
     posId: identity.pos_id,
     kioskKey,
     webhookSecret,
+    training: {
+      clientId: identity.client_id,
+      clientSecret: application.client_secret,
+      countryCode: identity.country_code,
+      posId: identity.pos_id,
+      simulatePayment: sandboxCustomer(platformUrl),
+    },
     sandbox,
     relay,
     async close() {
       await relay.close();
       await sandbox.close();
     },
+  };
+}
+
+/**
+ * Training's "customer pays" (issue 13: injected into the core from here, which knows the sandbox): the sandbox's
+ * control API pays or declines the order as its customer would (sandbox README "Control API"). Rejects when the
+ * sandbox cannot be reached or refuses (an unknown order, one no longer awaiting payment).
+ */
+export function sandboxCustomer(platformUrl: string, fetchImpl: typeof fetch = fetch): TrainingPort['simulatePayment'] {
+  return async (orderId, outcome) => {
+    const response = await fetchImpl(`${platformUrl}/sandbox/orders/${encodeURIComponent(orderId)}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome }),
+    });
+    // Read to the end either way, so the connection goes back to the pool.
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`the sandbox did not take the payment (${response.status})`);
   };
 }
 

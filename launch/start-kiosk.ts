@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { createKioskCore, type KioskCore } from '../electron/core/kiosk-service.ts';
+import { compose, type KioskCore } from '../electron/core/compose.ts';
 import { openVault } from '../electron/core/vault/open-vault.ts';
 import { ensurePrivateDir } from '../electron/core/private-files.ts';
 import type { Logger, ReceiptPrinter } from '../electron/core/ports.ts';
@@ -25,6 +25,12 @@ export interface StartedKiosk {
    * for the shells' loggers to redact. Synchronous and from memory: it is asked on every log line.
    */
   secrets(): string[];
+  /**
+   * issue 14 "cold start, measure where time goes": when each step of the start ended, in ms since the process started
+   * (performance.now()): `platform` (embedded sandbox and relay listening, training), `vault` (keychain probed), `core`
+   * (database opened), `started` (connected, recovered, live updates on). For the shells' start-up log line.
+   */
+  startup: Record<string, number>;
   /** Stops the core, then the embedded platform (training). */
   close(): Promise<void>;
 }
@@ -59,25 +65,39 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
     ...(extras.openBrowser ? { openBrowser: extras.openBrowser } : {}),
     ...(extras.printer ? { printer: extras.printer } : {}),
   };
+  const startup: Record<string, number> = {};
+  const step = <T>(name: string, work: Promise<T>): Promise<T> =>
+    work.then((value) => {
+      startup[name] = Math.round(performance.now());
+      return value;
+    });
   if (config.mode === 'training') {
-    const platform = await startEmbeddedPlatform({ dataDir: join(config.dataDir, 'training') });
+    // issue 14 "cold start": the keychain probe (a D-Bus round trip on Linux) runs while the embedded platform starts,
+    // not after it. Its rejection is taken either way, so a platform that fails first leaves no unhandled one.
+    const opening = step('vault', openVault({ training: true, profile: trainingVaultProfile(config.dataDir) }));
+    opening.catch(() => undefined);
+    const platform = await step('platform', startEmbeddedPlatform({ dataDir: join(config.dataDir, 'training') }));
     try {
-      const { vault, warning } = await openVault({ training: true, profile: trainingVaultProfile(config.dataDir) });
-      const core = await createKioskCore({
-        dataDir: config.dataDir,
-        platformUrl: platform.platformUrl,
-        relay: { url: platform.relayUrl, key: platform.kioskKey },
-        vault,
-        vaultWarning: warning,
-        training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
-        ...common,
-      });
-      await startOrStop(core);
+      const { vault, warning } = await opening;
+      const core = await step(
+        'core',
+        compose({
+          dataDir: config.dataDir,
+          platformUrl: platform.platformUrl,
+          relay: { url: platform.relayUrl, key: platform.kioskKey },
+          vault,
+          vaultWarning: warning,
+          training: platform.training,
+          ...common,
+        }),
+      );
+      await step('started', startOrStop(core));
       return {
         core,
         training: true,
         warning,
         secrets: () => [...core.secrets(), platform.webhookSecret],
+        startup,
         async close() {
           await core.stop();
           await platform.close();
@@ -93,10 +113,10 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
   const dataDir = join(config.dataDir, LIVE_DIR);
   ensurePrivateDir(dataDir);
   // issue 4: only training may keep tokens in memory; openVault rejects with what to install otherwise.
-  const { vault } = await openVault({ training: false, profile: liveVaultProfile(config.dataDir) });
-  const core = await createKioskCore({ dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common });
-  await startOrStop(core);
-  return { core, training: false, warning: null, secrets: () => core.secrets(), close: () => core.stop() };
+  const { vault } = await step('vault', openVault({ training: false, profile: liveVaultProfile(config.dataDir) }));
+  const core = await step('core', compose({ dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common }));
+  await step('started', startOrStop(core));
+  return { core, training: false, warning: null, secrets: () => core.secrets(), startup, close: () => core.stop() };
 }
 
 /** The keychain profile of a live kiosk: one per data folder (KeytarVault account names end in `@profile`). */

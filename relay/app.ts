@@ -12,13 +12,14 @@ import type { AppendInput, EventLog } from './log/event-log.ts';
 import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
-import { EventStream, type StreamOptions } from './sse-stream.ts';
+import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
 import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../node-common/retry.ts';
 import { abortableSleep } from '../node-common/sleep.ts';
 import { listeningUrl } from '../node-common/listen.ts';
 import { systemClock, type Clock, type Random } from '../node-common/time.ts';
-import { IPN_TOPICS } from '../shared/schemas/notification.ts';
+import { IPN_TOPICS, type IpnTopic } from '../shared/schemas/notification.ts';
+import type { RelayIpnData, RelayWebhookData } from '../shared/schemas/relay-event.ts';
 
 export interface RelayOptions {
   /** Base URL of the platform (or the sandbox), for IPN lookups (seed 4.7) and order confirmations (seed 4.4). */
@@ -71,6 +72,13 @@ export interface Relay {
   listen(port?: number, host?: string): Promise<string>;
   /** The metrics listener's base URL once listening, or null when /metrics is on the main port. */
   metricsUrl(): string | null;
+  /**
+   * Replaces the kiosk keys while running (issue 14: the routing index follows): a new key may open its stream at once;
+   * the open streams of a key removed or given another scope are closed (`revoked`), and a reconnect with that key is
+   * refused (401). Streams of the other keys go on untouched. Throws, changing nothing, when the keys leave the legacy
+   * application (`webhookSecrets`) invalid.
+   */
+  setKioskKeys(kioskKeys: KioskScope[]): void;
   /** Drops events older than the retention; runs hourly by itself. */
   prune(): Promise<number>;
   /** Resolves when every IPN lookup in progress has ended (tests, shutdown). */
@@ -82,7 +90,8 @@ const DAY = 24 * 3600 * 1000;
 
 /** Builds the relay without listening (style guide 13): the kiosk's embedded default and the tests call this. */
 export async function buildRelay(options: RelayOptions): Promise<Relay> {
-  const applications = resolveApplications(options.applications ?? [], options.webhookSecrets ?? [], options.kioskKeys);
+  // The legacy application's sellers are the kiosk keys' (README "Trust model"), so both change with setKioskKeys.
+  let applications = resolveApplications(options.applications ?? [], options.webhookSecrets ?? [], options.kioskKeys);
   const serverLimits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...options.server };
   checkServerLimits(serverLimits);
   const ipnLookups = new IpnLookups({ ...DEFAULT_IPN_LIMITS, ...options.ipnLimits });
@@ -106,7 +115,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     throw error;
   }
   const metrics = new RelayMetrics();
-  const keys = new Map(options.kioskKeys.map((k) => [k.key, k]));
+  let keys = new Map(options.kioskKeys.map((k) => [k.key, k]));
   const streamOptions: StreamOptions = {
     heartbeatMs: 15_000,
     retryMs: 3_000,
@@ -119,6 +128,9 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   const doFetch = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
   const streams = new Set<EventStream>();
+  // One subscription for the whole relay: each appended event wakes only the streams that may see it (issue 14).
+  const index = new StreamIndex();
+  const unroute = log.subscribe((event) => index.route(event));
   const lookups = new Set<Promise<void>>();
   let closing = false;
   const shutdown = new AbortController();
@@ -176,7 +188,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     // tolerance in the future would then silence the genuine wake-ups of the next minutes, and a late wake-up costs a
     // kiosk one GET that reads the order as it is now.
     let posId = notice.posId;
-    let verification: Record<string, unknown> = { relay_verified: false };
+    let verification: Pick<RelayWebhookData, 'relay_verified' | 'relay_verified_status'> = { relay_verified: false };
     const token = notice.type === 'order' ? sellerTokens.get(notice.userId) : undefined;
     if (token !== undefined) {
       const confirmation = await confirmOrder({ platformUrl: options.platformUrl, token, orderId: notice.dataId, userId: notice.userId, timeoutMs: confirmTimeoutMs, fetch: doFetch });
@@ -195,6 +207,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     const receivedAt = clock.now();
     // The relay_* fields are the relay's word: a body that brings its own (say "relay_verified_status") loses them.
     const hint = Object.fromEntries(Object.entries(notice.body).filter(([key]) => !key.startsWith('relay_')));
+    // What the kiosk receives as the event's data (shared/schemas/relay-event.ts).
+    const data: RelayWebhookData = { ...hint, relay_received_at: new Date(receivedAt).toISOString(), ...verification };
     const input: AppendInput = {
       requestId: `webhook:${requestId}`,
       bodyHash: createHash('sha256').update(raw).digest('hex'),
@@ -202,7 +216,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       posId,
       type: notice.eventType,
       receivedAt,
-      payload: JSON.stringify({ ...hint, relay_received_at: new Date(receivedAt).toISOString(), ...verification }),
+      payload: JSON.stringify(data),
     };
     return appendAndAnswer(input, reply);
   });
@@ -233,7 +247,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     if (!options.platformToken) return refuse(reply, 'ipn_not_configured');
     const requestId = single(request.headers['x-request-id']);
     // issue 12: every IPN costs a platform call, so lookups go through bounded concurrency, rate and queue.
-    const queued = ipnLookups.offer(`${topic}:${id}`, (ticket) => fetchAndAppend(topic, id, requestId, ticket));
+    const queued = ipnLookups.offer(`${topic}:${id}`, (ticket) => fetchAndAppend(topic as IpnTopic, id, requestId, ticket));
     if (queued.offer === 'full') {
       reply.header('retry-after', '30');
       return refuse(reply, 'ipn_busy');
@@ -249,7 +263,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     return reply.code(200).send({ status: 'accepted' });
   });
 
-  async function fetchAndAppend(topic: string, id: string, requestId: string | undefined, ticket: LookupTicket): Promise<void> {
+  async function fetchAndAppend(topic: IpnTopic, id: string, requestId: string | undefined, ticket: LookupTicket): Promise<void> {
     const url = options.platformUrl.replace(/\/$/, '') + (IPN_LOOKUPS[topic] as (id: string) => string)(id);
     for (let attempt = 0; attempt < ipnRetry.maxAttempts && !closing; attempt += 1) {
       const release = await ticket.turn();
@@ -290,7 +304,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   }
 
   /** Appends the fetched resource as an ipn.<topic> event; throws when the log fails. */
-  async function appendIpn(topic: string, id: string, requestId: string | undefined, resource: Record<string, unknown>): Promise<void> {
+  async function appendIpn(topic: IpnTopic, id: string, requestId: string | undefined, resource: Record<string, unknown>): Promise<void> {
     const text = JSON.stringify(resource);
     const receivedAt = clock.now();
     const owner = resourceOwner(resource) ?? platformTokenOwner;
@@ -306,7 +320,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       posId: null,
       type: `ipn.${topic}`,
       receivedAt,
-      payload: JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() }),
+      payload: JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() } satisfies RelayIpnData),
     });
     if (result.kind === 'appended') metrics.inc('relay_events_appended_total');
     else metrics.inc('relay_duplicates_total', { reason: 'ipn_same_state' });
@@ -321,7 +335,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     if (closing) return reply.code(503).send({ error: 'shutting_down' });
     reply.hijack();
     const lastEventId = single(request.headers['last-event-id']) ?? null;
-    const stream = new EventStream(reply.raw, scope, log, metrics, streamOptions);
+    const stream = new EventStream(reply.raw, scope, log, index, metrics, streamOptions);
     streams.add(stream);
     reply.raw.on('close', () => streams.delete(stream));
     // The reply is hijacked, so Fastify can no longer answer for us: whatever start() throws (a log that is down when it
@@ -383,6 +397,14 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       return url;
     },
     metricsUrl: () => metricsListener?.url ?? null,
+    setKioskKeys(kioskKeys) {
+      applications = resolveApplications(options.applications ?? [], options.webhookSecrets ?? [], kioskKeys);
+      keys = new Map(kioskKeys.map((k) => [k.key, k]));
+      for (const stream of streams) {
+        const now = keys.get(stream.scope.key);
+        if (!now || !sameScope(now, stream.scope)) stream.close('revoked');
+      }
+    },
     prune: pruneNow,
     async idle() {
       while (lookups.size > 0) await Promise.allSettled([...lookups]);
@@ -392,6 +414,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       shutdown.abort();
       ipnLookups.close();
       clearInterval(pruner);
+      unroute();
       for (const stream of streams) stream.close('shutdown');
       await metricsListener?.close();
       await app.close();
@@ -403,6 +426,10 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+function sameScope(a: KioskScope, b: KioskScope): boolean {
+  return a.userId === b.userId && (a.posIds ?? []).join('\n') === (b.posIds ?? []).join('\n') && (a.posIds === null) === (b.posIds === null);
 }
 
 function kioskScope(request: FastifyRequest, keys: Map<string, KioskScope>): KioskScope | null {

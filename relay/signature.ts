@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sign } from '../node-common/webhook-signature.ts';
 
 export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'stale_timestamp' | 'bad_signature' | 'missing_request_id';
 
@@ -15,9 +16,10 @@ export interface SignatureInput {
 
 /**
  * platform-facts "Webhooks": v1 = HMAC-SHA256(secret, "id:<data.id>;request-id:<x-request-id>;ts:<ts>;"), a part whose
- * value is absent is left out. The id is accepted as given or lowercased (the real platform's casing is inconsistent),
- * any configured secret may match (rotation), comparisons are constant-time, and ts must be within the tolerance of
- * our clock so a captured notification cannot be replayed later (style guide 14).
+ * value is absent is left out (signed by the one definition, node-common/webhook-signature.ts). The id is accepted as
+ * given or lowercased (the real platform's casing is inconsistent), any configured secret may match (rotation),
+ * comparisons are constant-time, and ts must be within the tolerance of our clock so a captured notification cannot be
+ * replayed later (style guide 14).
  */
 export function verifySignature(input: SignatureInput): { ok: true; ts: number } | { ok: false; reason: SignatureFailure } {
   if (!input.header) return { ok: false, reason: 'missing_signature' };
@@ -48,17 +50,4 @@ export function verifySignature(input: SignatureInput): { ok: true; ts: number }
     }
   }
   return { ok: false, reason: 'bad_signature' };
-}
-
-export function manifest(dataId: string | undefined, requestId: string | undefined, ts: string): string {
-  return `${dataId !== undefined && dataId !== '' ? `id:${dataId};` : ''}${requestId ? `request-id:${requestId};` : ''}ts:${ts};`;
-}
-
-export function sign(secret: string, dataId: string | undefined, requestId: string | undefined, ts: string): string {
-  return createHmac('sha256', secret).update(manifest(dataId, requestId, ts)).digest('hex');
-}
-
-/** Builds the x-signature header for a notification, as the platform does (tests and local tools use it). */
-export function signatureHeader(secret: string, dataId: string, requestId: string, tsSeconds: number): string {
-  return `ts=${tsSeconds},v1=${sign(secret, dataId, requestId, String(tsSeconds))}`;
 }

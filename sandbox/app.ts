@@ -11,7 +11,7 @@ import { Notifier } from './domain/notifier.ts';
 import { LegacyService } from './domain/legacy.ts';
 import { SellerService } from './domain/sellers.ts';
 import { FaultTable, type Fault } from './http/faults.ts';
-import { ControlHosts } from './http/control-hosts.ts';
+import { ControlHosts, guardControlRoutes } from './http/control-hosts.ts';
 import { ApiError, OAuthError, sendApiError, sendOAuthError } from './http/replies.ts';
 import { apiErrorBody, oauthErrorBody } from '../shared/errors.ts';
 import { registerOAuthRoutes } from './routes/oauth.ts';
@@ -300,6 +300,8 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits)
 
   app.server.maxConnections = limits.maxConnections;
 
+  // Before any route: it attaches the Host check (issue 12) to every /sandbox/ route as the route files declare them.
+  guardControlRoutes(app, ctx.controlHosts);
   registerOAuthRoutes(app, ctx);
   registerTokenizeRoutes(app, ctx);
   registerOrderRoutes(app, ctx);

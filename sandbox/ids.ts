@@ -20,9 +20,12 @@ export function cryptoRandom(): Random {
       randomFillSync(pool);
       at = 0;
     }
-    const bits48 = pool.readUIntBE(at, BYTES_PER_DRAW);
+    // The same value as Math.floor(pool.readUIntBE(at, 6) / 2) / 2 ** 47, read from the bytes directly: readUIntBE's
+    // per-call checks showed in the create-order profile again (issue 14). High 16 bits, then the low 32 halved.
+    const high = ((pool[at] as number) << 8) | (pool[at + 1] as number);
+    const low = (((pool[at + 2] as number) << 24) | ((pool[at + 3] as number) << 16) | ((pool[at + 4] as number) << 8) | (pool[at + 5] as number)) >>> 0;
     at += BYTES_PER_DRAW;
-    return Math.floor(bits48 / 2) / 2 ** 47;
+    return (high * 2 ** 31 + (low >>> 1)) / 2 ** 47;
   };
 }
 

@@ -111,7 +111,13 @@ export interface IdempotencyRecord {
   id: string;
   fingerprint: string;
   status: number;
-  body: unknown;
+  /**
+   * The first response as the JSON text that was sent (issue 14 throughput): a string is a snapshot by nature, costs one
+   * stringify that the reply needs anyway, and keeps a day of keys as flat strings instead of object trees in the heap.
+   */
+  json?: string;
+  /** Records written before `json` existed keep the response as a value; both forms replay the same. */
+  body?: unknown;
   created_at: number;
 }
 

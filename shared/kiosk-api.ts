@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimalString, orderId } from './schemas/common.ts';
 import type { ORDER_STATUSES, ORDER_STATUS_DETAILS } from './schemas/order.ts';
 import { QR_MODES } from './schemas/order.ts';
-import { COUNTRY_CODES, KIOSK_METHOD_NAMES, type CountryCode } from './kiosk-names.ts';
+import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
 export type { KioskErrorCode } from './kiosk-errors.ts';
@@ -77,7 +77,8 @@ export interface OutboxItem {
   state: OutboxState;
   attempts: number;
   createdAt: string;
-  lastError: { code: string; message: string } | null;
+  /** The last failure; a stored code the kiosk has no words for reads as unknown_platform_error with it kept as rawCode. */
+  lastError: { code: KioskErrorCode; message: string; rawCode?: string } | null;
   /**
    * A refund the platform answered (state done): the ids of the refunds its answer created (seed 4.6), so a screen can
    * tell whether the order it holds already lists them. Absent for anything else.
@@ -139,14 +140,14 @@ export interface CatalogImportReport {
   unchanged: number;
 }
 
-export { COUNTRY_CODES, type CountryCode } from './kiosk-names.ts';
+export { COUNTRY_CODES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
 
 export interface KioskSettings {
   posId: string;
   qrMode: (typeof QR_MODES)[number];
   /** ISO 8601 duration for new orders, e.g. PT5M. */
   expiration: string;
-  language: 'es-AR' | 'es-CL' | 'es-UY' | 'pt-BR' | 'en';
+  language: Language;
   relayUrl: string | null;
   /** Whether a relay key is kept (in the vault, never shown again). */
   relayKeySet: boolean;
@@ -229,7 +230,7 @@ export const kioskInputs = {
       posId: z.string().min(1).max(128).optional(),
       qrMode: z.enum(QR_MODES).optional(),
       expiration: z.string().regex(/^P/).max(32).optional(),
-      language: z.enum(['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en']).optional(),
+      language: z.enum(LANGUAGES).optional(),
       relayUrl: z.url().nullable().optional(),
       /** Kept in the vault, never in the database; null forgets it. */
       relayKey: z.string().min(8).max(256).nullable().optional(),
@@ -286,7 +287,11 @@ export type KioskApi = { [M in KioskMethod]: (input: KioskInput<M>) => Promise<R
 
 export type KioskEvent =
   | { type: 'order.updated'; order: KioskOrder }
-  | { type: 'outbox.changed'; items: OutboxItem[] }
+  /**
+   * The outbox items that changed (issue 14: only those, never the whole outbox), to merge by id into the list
+   * `listOutbox` gave; an item in state dropped leaves the list.
+   */
+  | { type: 'outbox.changed'; changed: OutboxItem[] }
   | { type: 'connectivity.changed'; connectivity: Connectivity }
   | { type: 'session.changed'; session: SessionState };
 

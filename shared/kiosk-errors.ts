@@ -1,4 +1,4 @@
-import type { OAuthErrorCode, OrderErrorCode, TokenizeErrorCode } from './errors.ts';
+import { OAUTH_ERRORS, ORDER_ERRORS, TOKENIZE_ERRORS, type OAuthErrorCode, type OrderErrorCode, type TokenizeErrorCode } from './errors.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskError } from './kiosk-api.ts';
 
@@ -20,6 +20,8 @@ export const KIOSK_ERRORS = {
   unknown_method: { message: 'There is no such kiosk method.', retryable: false },
   shell_unreachable: { message: 'The kiosk service is not answering.', retryable: true },
   forbidden_sender: { message: 'This request did not come from the kiosk.', retryable: false },
+  // The web shell's own 401 (its per-launch secret), not the platform's `unauthorized`: no account is at fault.
+  launch_secret_refused: { message: 'The launch secret is missing or wrong.', retryable: false },
   bad_path: { message: 'The request target cannot be read.', retryable: false },
   wrong_host: { message: 'This server answers only to its own address.', retryable: false },
   forbidden_origin: { message: 'Cross-origin calls are refused.', retryable: false },
@@ -32,6 +34,9 @@ export const KIOSK_ERRORS = {
   network_error: { message: 'The payment platform cannot be reached; check the internet connection.', retryable: true },
   unexpected_response: { message: 'The payment platform answered with a body this kiosk cannot read.', retryable: false },
   unreadable_answer: { message: "The kiosk could not read the platform's answer.", retryable: true },
+  // A code in none of the tables (a newer platform's, or a row an older build recorded): the raw code is kept beside
+  // it for logs (PlatformError.rawCode; the stored row), the message is the platform's own sentence.
+  unknown_platform_error: { message: 'The payment platform answered with an error this kiosk does not know.', retryable: false },
   not_connected: { message: 'The kiosk is not connected to the payment platform.', retryable: false },
   reconnect_needed: { message: 'The account must be connected again by a manager.', retryable: false },
   no_browser: { message: 'This shell cannot open a browser for the authorization page.', retryable: false },
@@ -93,6 +98,21 @@ export function isKioskOwnCode(code: string): code is KioskOwnErrorCode {
   return Object.hasOwn(KIOSK_ERRORS, code);
 }
 
+/** A code of the platform's tables (./errors.ts), or `http_<status>` as parsePlatformError makes it (3 digits). */
+export function isPlatformCode(code: string): code is PlatformErrorCode {
+  return Object.hasOwn(ORDER_ERRORS, code) || Object.hasOwn(OAUTH_ERRORS, code) || Object.hasOwn(TOKENIZE_ERRORS, code) || /^http_[1-5]\d\d$/.test(code);
+}
+
+/**
+ * A code read from outside this build's types (a platform answer, a stored row) as a KioskErrorCode: a code of the
+ * tables as it is, anything else as `unknown_platform_error` with the raw text in `rawCode`, so nothing is lost and
+ * no unknown string travels as if it were a known code. Renamed codes are not mapped here (currentCode does that).
+ */
+export function parseErrorCode(raw: string): { code: KioskErrorCode; rawCode?: string } {
+  if (isKioskOwnCode(raw) || isPlatformCode(raw)) return { code: raw };
+  return { code: 'unknown_platform_error', rawCode: raw };
+}
+
 /**
  * A kiosk error from the table: its message unless a more precise one is given (the order id, the field), its
  * `retryable`, and the optional details and CSV problems (KioskError in ./kiosk-api.ts).
@@ -113,11 +133,12 @@ export function kioskError<C extends KioskOwnErrorCode>(
 
 /**
  * An error the kiosk recorded earlier (an outbox item's lastError) as a KioskError. It was a KioskError's or the
- * platform's code when recorded, so it is passed on as such (a row from an older build may hold a code this build no
- * longer has: the renderer words it with its fallback). Retryable as the table says for the kiosk's own codes; a
- * platform's code recorded on a failed item is the platform's final word.
+ * platform's code when recorded; one this build does not know (a row from an older or newer build) becomes
+ * `unknown_platform_error` (parseErrorCode), its message kept, the raw code staying in the stored row. Retryable as
+ * the table says for the kiosk's own codes; a platform's code recorded on a failed item is the platform's final word.
  */
 export function recordedError(recorded: { code: string; message: string }): KioskError {
-  const retryable = isKioskOwnCode(recorded.code) ? KIOSK_ERRORS[recorded.code].retryable : false;
-  return { code: recorded.code as KioskErrorCode, message: recorded.message, retryable };
+  const { code } = parseErrorCode(recorded.code);
+  const retryable = isKioskOwnCode(code) ? KIOSK_ERRORS[code].retryable : false;
+  return { code, message: recorded.message, retryable };
 }

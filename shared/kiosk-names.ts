@@ -36,5 +36,12 @@ export function isSupportedCountry(code: string): code is CountryCode {
   return Object.hasOwn(COUNTRY_CURRENCY, code);
 }
 
+/**
+ * The languages a kiosk can show, in the order Settings offers them (issue 5 "Languages"). One list for the core's
+ * stored settings, the contract and the Settings screen (issue 13: no second copy beside the core's).
+ */
+export const LANGUAGES = ['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
 /** seed 2.5 / 7.4: ORD followed by 26 alphanumerics. */
 export const ORDER_ID_PATTERN = /^ORD[A-Za-z0-9]{26}$/;

@@ -2,7 +2,10 @@ import type { Order } from '../../shared/schemas/order.ts';
 import type { KioskOrder, OutboxItem } from '../../shared/kiosk-api.ts';
 import { parseDuration } from '../../shared/duration.ts';
 
-/** The order as the renderer sees it (shared/kiosk-api.ts): the platform's fields in camelCase, plus the queued work. */
+/**
+ * The order as the renderer sees it (shared/kiosk-api.ts): the platform's fields in camelCase, plus the queued work.
+ * `pending`: the order's own outbox items (Outbox.pendingFor; issue 14: by index, not the whole outbox).
+ */
 export function toKioskOrder(order: Order, pending: OutboxItem[]): KioskOrder {
   const payment = order.transactions.payments[0];
   const duration = parseDuration(order.expiration_time);

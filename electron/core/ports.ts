@@ -70,3 +70,17 @@ export interface ReceiptPrinter {
   list(): Promise<string[]>;
   print(orderId: string, printerName: string | null): Promise<void>;
 }
+
+/**
+ * Training mode (issue 4 "Zero-config default"): the seller the kiosk connects itself with, and the "customer pays"
+ * button. issue 13: training-only behaviour is injected by launch/ (launch/embedded-platform.ts knows the sandbox),
+ * so the core never knows the sandbox's control API.
+ */
+export interface TrainingPort {
+  clientId: string;
+  clientSecret: string;
+  countryCode: string;
+  posId: string;
+  /** Pays (or declines) the order as its customer would; rejects when the platform did not take it. */
+  simulatePayment(orderId: string, outcome: 'approved' | 'rejected'): Promise<void>;
+}

@@ -79,7 +79,7 @@ export async function recover(options: RecoveryOptions): Promise<RecoveryReport>
     report.reconciled.checked += 1;
     try {
       const order = await orders.get(stored.order.id);
-      if (ordersRepo.saveIfNewer(order, null)) {
+      if (ordersRepo.saveIfNewer(order)) {
         report.reconciled.changed += 1;
         emit(order);
       }

@@ -8,8 +8,9 @@ import { dispatch, isKioskMethod } from '../core/api-dispatch.ts';
 import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
 import { kioskError } from '../../shared/kiosk-errors.ts';
 
-// The HTTP code's name, as the platform's 401 (shared/errors.ts); said in words by the renderer like any other code.
-const LAUNCH_SECRET_REFUSED: KioskError = { code: 'unauthorized', message: 'The launch secret is missing or wrong.', retryable: false };
+// The web shell's own code (shared/kiosk-errors.ts), not the platform's `unauthorized`, which sends the cashier to
+// connect the account: a page without this launch's secret is fixed by restarting the kiosk (issue 13).
+const LAUNCH_SECRET_REFUSED: KioskError = kioskError('launch_secret_refused');
 
 export interface EventSource {
   subscribe(listener: (event: KioskEvent) => void): () => void;

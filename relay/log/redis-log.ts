@@ -1,5 +1,12 @@
-import { Redis } from 'ioredis';
-import type { AppendInput, AppendResult, EventLog, ReadResult, RelayEvent } from './event-log.ts';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+import type { AppendInput, AppendResult, EventLog, LoggedEvent, ReadResult, SellerReadResult } from './event-log.ts';
+import { EventTail } from './tail.ts';
+
+// issue 14 "cold start": ioredis is loaded when a Redis log is made, not with this module: relay/app.ts imports it for
+// every relay, and the kiosk's embedded relay (SQLite) would pay ~0.1–0.3 s of its start to load a client it never uses.
+// It is CommonJS, so require() keeps the constructor synchronous.
+const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
 
 /**
  * The shared log for several relay processes (issue 3: scale-out on an existing engine): one Redis stream. The
@@ -20,6 +27,11 @@ return {'appended', id}
 
 const ID = /^(\d{1,16})-(\d{1,10})$/;
 
+/** Events the reader keeps in memory for live streams: a few seconds of a busy store's traffic, a few MB at most. */
+const TAIL_SIZE = 2048;
+/** Entries fetched per XRANGE when a seller's stream reads beyond the tail and skips other sellers' events. */
+const SCAN_BATCH = 1000;
+
 export interface RedisLogOptions {
   /** Key prefix, so several relays (or tests) can share one Redis without sharing a log. */
   prefix?: string;
@@ -29,13 +41,21 @@ export interface RedisLogOptions {
 
 export class RedisEventLog implements EventLog {
   readonly #redis: Redis;
-  readonly #listeners = new Set<(event: RelayEvent) => void>();
+  readonly #listeners = new Set<(event: LoggedEvent) => void>();
+  /**
+   * What the reader has seen, in order (issue 14 "Relay routing"): a woken stream reads its seller's new events here,
+   * with no round trip to Redis; a stream further behind (a replay) reads the stream itself.
+   */
+  readonly #tail = new EventTail(TAIL_SIZE, compareIds);
   #reader: Redis | null = null;
   #closed = false;
   readonly #keys: { stream: string; pruned: string; request: (id: string) => string };
   readonly #where: string;
   readonly #startTimeoutMs: number;
   #lastError: string | null = null;
+  /** The XREVRANGE of lastId() in flight, and the one its late callers wait for (see lastId). */
+  #lastIdSent: Promise<string | null> | null = null;
+  #lastIdNext: Promise<string | null> | null = null;
 
   constructor(
     url: string,
@@ -46,9 +66,13 @@ export class RedisEventLog implements EventLog {
     this.#startTimeoutMs = options.startTimeoutMs ?? 5000;
     // Only host:port ever reaches a message: the URL may carry a password.
     this.#where = redisAddress(url);
+    const RedisClient = loadRedis();
     // lazyConnect so ready() owns the first connection and can fail fast: ioredis otherwise reconnects forever and a
     // relay started against a closed port would hang or exit with "max retries per request" instead of naming Redis.
-    this.#redis = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+    this.#redis = new RedisClient(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+    // issue 14: sent as EVALSHA (ioredis sends the script itself once per connection, and again on NOSCRIPT), so an
+    // append does not carry the whole script each time.
+    this.#redis.defineCommand('relayAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     this.#redis.on('error', (error: Error) => {
       // surfaced through failed commands (503 to the platform, which retries) and through ready()'s message
       this.#lastError = error.message;
@@ -82,13 +106,12 @@ export class RedisEventLog implements EventLog {
     reader.on('error', () => undefined);
     this.#reader = reader;
     const cursor = (await this.lastId()) ?? '0-0';
+    this.#tail.restart(cursor);
     void this.#readLoop(reader, cursor);
   }
 
   async append(input: AppendInput): Promise<AppendResult> {
-    const [kind, value] = (await this.#redis.eval(
-      APPEND_SCRIPT,
-      2,
+    const [kind, value] = (await (this.#redis as unknown as { relayAppend: (...args: string[]) => Promise<unknown> }).relayAppend(
       this.#keys.stream,
       this.#keys.request(input.requestId),
       input.bodyHash,
@@ -118,13 +141,63 @@ export class RedisEventLog implements EventLog {
     return { kind: 'events', events: rows.map(([id, fields]) => toEvent(id, fields)) };
   }
 
-  async lastId(): Promise<string | null> {
+  async readSellerAfter(afterId: string | null, userId: string, limit: number): Promise<SellerReadResult> {
+    const fromTail = this.recentSellerAfter(afterId, userId, limit);
+    if (fromTail) return { kind: 'events', ...fromTail };
+    // Beyond the tail (a replay from an older Last-Event-ID): walk the stream from there and keep this seller's events.
+    // The reset decision is readAfter's own, taken on the first batch.
+    const events: LoggedEvent[] = [];
+    let through = afterId;
+    for (;;) {
+      const read = await this.readAfter(through, SCAN_BATCH);
+      if (read.kind === 'reset') return events.length === 0 ? read : { kind: 'events', events, through };
+      for (const event of read.events) {
+        if (event.userId === userId) events.push(event);
+        through = event.id;
+        if (events.length === limit) return { kind: 'events', events, through };
+      }
+      if (read.events.length < SCAN_BATCH) return { kind: 'events', events, through };
+    }
+  }
+
+  recentSellerAfter(afterId: string | null, userId: string, limit: number): { events: LoggedEvent[]; through: string } | null {
+    // No position: from the start of the log, which the tail covers when its reader started on an empty stream (issue
+    // 14: a kiosk that connected to an empty log must not walk the whole stream at its first wake-up).
+    return this.#tail.sellerAfter(afterId ?? '0-0', userId, limit);
+  }
+
+  /**
+   * Concurrent callers share one XREVRANGE (issue 14: a thousand kiosks connecting at once cost one round trip at a time,
+   * not a thousand commands and their buffers in flight). Each caller gets the answer of a command sent after it
+   * called, so "live from now" never starts before its own now: a caller arriving while one is in flight waits for the
+   * next, which every such caller shares.
+   */
+  lastId(): Promise<string | null> {
+    if (this.#lastIdNext) return this.#lastIdNext;
+    if (this.#lastIdSent === null) {
+      const sent = this.#readLastId().finally(() => {
+        if (this.#lastIdSent === sent) this.#lastIdSent = null;
+      });
+      this.#lastIdSent = sent;
+      return sent;
+    }
+    const next = this.#lastIdSent
+      .catch(() => undefined)
+      .then(() => {
+        this.#lastIdNext = null;
+        return this.lastId();
+      });
+    this.#lastIdNext = next;
+    return next;
+  }
+
+  async #readLastId(): Promise<string | null> {
     const rows = (await this.#redis.xrevrange(this.#keys.stream, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>;
     if (rows[0]) return rows[0][0];
     return this.#redis.get(this.#keys.pruned);
   }
 
-  subscribe(listener: (event: RelayEvent) => void): () => void {
+  subscribe(listener: (event: LoggedEvent) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -139,6 +212,7 @@ export class RedisEventLog implements EventLog {
           for (const [id, fields] of entries) {
             cursor = id;
             const event = toEvent(id, fields);
+            this.#tail.push(event);
             for (const listener of this.#listeners) listener(event);
           }
         }
@@ -153,6 +227,8 @@ export class RedisEventLog implements EventLog {
     const boundary = `${Math.max(0, Math.floor(beforeMs))}-0`;
     const doomed = (await this.#redis.xrevrange(this.#keys.stream, `(${boundary}`, '-', 'COUNT', 1)) as Array<[string, string[]]>;
     if (!doomed[0]) return 0;
+    // A tail event is then never older than the prune, and the tail no longer answers for an id the prune passed.
+    this.#tail.pruned(doomed[0][0]);
     const removed = await this.#redis.xtrim(this.#keys.stream, 'MINID', boundary);
     const current = await this.#redis.get(this.#keys.pruned);
     if (!current || compareIds(doomed[0][0], current) > 0) await this.#redis.set(this.#keys.pruned, doomed[0][0]);
@@ -182,7 +258,7 @@ function redisAddress(url: string): string {
   }
 }
 
-function toEvent(id: string, fields: string[]): RelayEvent {
+function toEvent(id: string, fields: string[]): LoggedEvent {
   const map = new Map<string, string>();
   for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i] as string, fields[i + 1] as string);
   const pos = map.get('pos') ?? '';
@@ -201,8 +277,16 @@ export function compareIds(a: string, b: string): number {
   const ma = ID.exec(a);
   const mb = ID.exec(b);
   if (!ma || !mb) return a < b ? -1 : a > b ? 1 : 0;
-  const ms = BigInt(ma[1] as string) - BigInt(mb[1] as string);
-  if (ms !== 0n) return ms < 0n ? -1 : 1;
-  const seq = BigInt(ma[2] as string) - BigInt(mb[2] as string);
-  return seq === 0n ? 0 : seq < 0n ? -1 : 1;
+  return compareDigits(ma[1] as string, mb[1] as string) || compareDigits(ma[2] as string, mb[2] as string);
+}
+
+/**
+ * Two runs of decimal digits compared as the numbers they write, exactly (16 digits can pass 2^53) and without BigInt:
+ * the tail's binary searches call compareIds for every event a stream is woken for (issue 14, CPU per webhook).
+ */
+function compareDigits(a: string, b: string): number {
+  const x = a.length > 1 ? a.replace(/^0+(?=\d)/, '') : a;
+  const y = b.length > 1 ? b.replace(/^0+(?=\d)/, '') : b;
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+  return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { configureSqlite, migrateSqlite } from '../../node-common/sqlite.ts';
-import type { AppendInput, AppendResult, EventLog, ReadResult, RelayEvent } from './event-log.ts';
+import type { AppendInput, AppendResult, EventLog, LoggedEvent, ReadResult, SellerReadResult } from './event-log.ts';
+import { EventTail } from './tail.ts';
 
 // Numbered migrations (style guide 11), STRICT tables, explicit indexes.
 const MIGRATIONS = [
@@ -20,6 +21,8 @@ const MIGRATIONS = [
    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
   // issue 12: data.version is unsigned, so it no longer orders or drops anything; what was kept for it goes.
   `DROP TABLE order_versions;`,
+  // issue 14 "Relay routing": a stream reads its seller's events only, by this index, whatever else the log holds.
+  `CREATE INDEX events_user_id ON events (user_id, id);`,
 ];
 
 /** Events kept in memory for live streams: a few seconds of a busy store's traffic, a few MB at most. */
@@ -46,11 +49,11 @@ export class SqliteEventLog implements EventLog {
   #flushScheduled = false;
   readonly #stmts;
   /**
-   * The newest appended events, in id order (issue 7 "relay fan-out"): every append wakes every stream, and each stream
-   * then reads what follows its position. Served from here, that read runs no query; a stream further behind reads the
-   * file. Sound because one process owns the file, so every append passes through #flush.
+   * The newest appended events (issue 7 "relay fan-out", issue 14 "Relay routing"): an append wakes its seller's
+   * streams, and each reads what follows its position. Served from here, that read runs no query; a stream further
+   * behind reads the file. Sound because one process owns the file, so every append passes through #flush.
    */
-  #tail: RelayEvent[] = [];
+  readonly #tail = new EventTail(TAIL_SIZE, (a, b) => Number(a) - Number(b));
 
   constructor(readonly file: string) {
     this.#db = new Database(file);
@@ -65,6 +68,7 @@ export class SqliteEventLog implements EventLog {
         'INSERT INTO events (user_id, pos_id, type, received_at, payload) VALUES (?, ?, ?, ?, ?)',
       ),
       after: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?'),
+      sellerAfter: db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?'),
       last: db.prepare<[], { id: number }>('SELECT id FROM events ORDER BY id DESC LIMIT 1'),
       meta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -85,6 +89,8 @@ export class SqliteEventLog implements EventLog {
     };
     // Group commit: the appends of one event-loop turn share a transaction, so one fsync acknowledges them all.
     this.#appendBatch = db.transaction((inputs: AppendInput[]) => inputs.map(appendOne));
+    // Nothing after the last id issued exists yet: the tail holds everything from here on.
+    this.#tail.restart(String(this.#stmts.sequence.get()?.seq ?? 0));
   }
 
   async ready(): Promise<void> {}
@@ -114,40 +120,42 @@ export class SqliteEventLog implements EventLog {
       return;
     }
     for (const result of results) if (result.kind === 'appended') this.#tail.push(result.event);
-    if (this.#tail.length > TAIL_SIZE) this.#tail.splice(0, this.#tail.length - TAIL_SIZE);
     batch.forEach((p, i) => p.resolve(results[i] as AppendResult));
     for (const result of results) if (result.kind === 'appended') this.#emitter.emit('event', result.event);
   }
 
   async readAfter(afterId: string | null, limit: number): Promise<ReadResult> {
-    const after = afterId === null ? 0 : Number(afterId);
-    const fromTail = afterId === null ? null : this.#readTail(after, limit);
+    const fromTail = afterId === null ? null : this.#tail.after(afterId, limit);
     if (fromTail) return { kind: 'events', events: fromTail };
+    const start = this.#startAfter(afterId);
+    if (start === null) return { kind: 'reset' };
+    return { kind: 'events', events: this.#stmts.after.all(start.after, limit).map(toEvent) };
+  }
+
+  async readSellerAfter(afterId: string | null, userId: string, limit: number): Promise<SellerReadResult> {
+    const fromTail = this.recentSellerAfter(afterId, userId, limit);
+    if (fromTail) return { kind: 'events', ...fromTail };
+    const start = this.#startAfter(afterId);
+    if (start === null) return { kind: 'reset' };
+    // The same synchronous turn reads the rows and `issued`, so no append falls between the two.
+    const events = this.#stmts.sellerAfter.all(userId, start.after, limit).map(toEvent);
+    const through = events.length === limit ? (events[limit - 1] as LoggedEvent).id : start.issued === 0 ? afterId : String(start.issued);
+    return { kind: 'events', events, through };
+  }
+
+  recentSellerAfter(afterId: string | null, userId: string, limit: number): { events: LoggedEvent[]; through: string } | null {
+    // No position: from the start of the log, which the tail covers when the file had never had an event.
+    return this.#tail.sellerAfter(afterId ?? '0', userId, limit);
+  }
+
+  /** Where a read after `afterId` starts in the file and the last id issued, or null when the kiosk must reset. */
+  #startAfter(afterId: string | null): { after: number; issued: number } | null {
+    const after = afterId === null ? 0 : Number(afterId);
     const prunedThrough = Number(this.#stmts.meta.get('pruned_through')?.value ?? 0);
     // Events after the kiosk's id were pruned, or the id is from another log (beyond anything issued): reconcile by GET.
     const issued = this.#stmts.sequence.get()?.seq ?? 0;
-    if (afterId !== null && (after < prunedThrough || after > issued)) return { kind: 'reset' };
-    return { kind: 'events', events: this.#stmts.after.all(Math.max(after, prunedThrough), limit).map(toEvent) };
-  }
-
-  /**
-   * Events after `after` from the tail, or null when the tail cannot tell: `after` is before the tail's first event's
-   * predecessor (older events may exist) or beyond its last (the file decides between "nothing yet" and reset). Ids
-   * increase, and nothing lies between an event and the id just before it, so a tail starting at `after + 1` or
-   * earlier holds everything after `after`. Pruning empties the tail, so a tail event is never older than the prune.
-   */
-  #readTail(after: number, limit: number): RelayEvent[] | null {
-    const first = this.#tail[0];
-    const last = this.#tail[this.#tail.length - 1];
-    if (!first || !last || after < Number(first.id) - 1 || after > Number(last.id)) return null;
-    let low = 0;
-    let high = this.#tail.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (Number((this.#tail[middle] as RelayEvent).id) <= after) low = middle + 1;
-      else high = middle;
-    }
-    return this.#tail.slice(low, low + limit);
+    if (afterId !== null && (after < prunedThrough || after > issued)) return null;
+    return { after: Math.max(after, prunedThrough), issued };
   }
 
   async lastId(): Promise<string | null> {
@@ -157,13 +165,14 @@ export class SqliteEventLog implements EventLog {
     return seq ? String(seq) : null;
   }
 
-  subscribe(listener: (event: RelayEvent) => void): () => void {
+  subscribe(listener: (event: LoggedEvent) => void): () => void {
     this.#emitter.on('event', listener);
     return () => this.#emitter.off('event', listener);
   }
 
   async prune(beforeMs: number): Promise<number> {
-    this.#tail = [];
+    // A tail event is then never older than the prune.
+    this.#tail.restart();
     return this.#db.transaction(() => {
       // MAX() in SQL rather than Math.max(...ids) over RETURNING rows: a week of events can be hundreds of thousands of
       // rows, and spreading them overflows the call stack (the hourly prune then fails forever, and so does startup).
@@ -190,6 +199,6 @@ export class SqliteEventLog implements EventLog {
   }
 }
 
-function toEvent(row: EventRow): RelayEvent {
+function toEvent(row: EventRow): LoggedEvent {
   return { id: String(row.id), userId: row.user_id, posId: row.pos_id, type: row.type, receivedAt: row.received_at, payload: row.payload };
 }

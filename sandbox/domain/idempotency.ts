@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { SandboxState } from '../state.ts';
-import { snapshotJson } from '../store/json-snapshot.ts';
 
 const WINDOW_MS = 24 * 3600 * 1000; // seed 8: idempotency key reuse window 24 hours
 const PRUNE_EVERY_MS = 3600 * 1000;
@@ -33,17 +32,25 @@ export class IdempotencyStore {
     const record = this.state.idempotency.get(`${userId}:${key}`);
     if (!record || record.created_at + WINDOW_MS <= this.clock.now()) return { kind: 'new' };
     if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
-    return { kind: 'replay', status: record.status, body: record.body };
+    // Replays are rare: the stored text is parsed back here rather than kept as a value for every key.
+    return { kind: 'replay', status: record.status, body: record.json !== undefined ? (JSON.parse(record.json) as unknown) : record.body };
   }
 
-  remember(userId: string, key: string, fingerprint: string, status: number, body: unknown): void {
+  /**
+   * Remembers a successful response and returns its JSON text, which the route sends as it is (sandbox/http/
+   * idempotency-reply.ts sendJsonText): the body is serialised once, and what is replayed is exactly what was sent.
+   */
+  remember(userId: string, key: string, fingerprint: string, status: number, body: unknown): string {
     const now = this.clock.now();
     // Nothing else calls prune, so the store would grow with every write; once per sandbox hour keeps a write O(1)
     // amortized and bounds the store to about a day of keys.
     if (now - this.#prunedAt >= PRUNE_EVERY_MS) this.prune();
     const id = `${userId}:${key}`;
-    // A snapshot: a rendered body may share objects with the live order, and a replay must show the first response.
-    this.state.idempotency.put(id, { id, fingerprint, status, body: snapshotJson(body), created_at: now });
+    // The text is the snapshot: a rendered body may share objects with the live order, and a replay must show the first
+    // response (seed 4.3). JSON.stringify also replaced a deep copy of the body (issue 14 throughput profile).
+    const json = JSON.stringify(body);
+    this.state.idempotency.put(id, { id, fingerprint, status, json, created_at: now });
+    return json;
   }
 
   /** Forgets keys past the window so the store does not grow without bound. */

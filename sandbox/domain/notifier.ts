@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { signatureHeader } from '../../node-common/webhook-signature.ts';
 import type { Clock } from '../clock.ts';
 import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
@@ -32,12 +32,6 @@ export function nextAttemptAt(firstAttemptAt: number, attemptStartedAt: number, 
   const deadline = firstAttemptAt + GIVE_UP_AFTER_MS;
   if (attemptStartedAt >= deadline) return null;
   return Math.min(attemptStartedAt + retryDelayMs(failedAttempt), deadline);
-}
-
-/** platform-facts: manifest id:<data.id>;request-id:<x-request-id>;ts:<ts>; signed with HMAC-SHA256. */
-export function signatureHeader(secret: string, dataId: string, requestId: string, tsSeconds: number): string {
-  const manifest = `id:${dataId};request-id:${requestId};ts:${tsSeconds};`;
-  return `ts=${tsSeconds},v1=${createHmac('sha256', secret).update(manifest).digest('hex')}`;
 }
 
 /** seed 6.1: per-object URLs must not point at local domains. */

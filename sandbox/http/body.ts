@@ -32,10 +32,11 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
 
 /** Whether text has at least `count` { and [ characters (inside strings too: an overcount only costs a walk). */
 function openersAtLeast(text: string, count: number): boolean {
+  // Counted with indexOf, which the engine runs natively, rather than a charCodeAt loop over every character: this runs
+  // on every write request (issue 14 throughput profile).
   let seen = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if ((code === 0x7b || code === 0x5b) && ++seen >= count) return true;
+  for (const opener of ['{', '[']) {
+    for (let at = text.indexOf(opener); at !== -1; at = text.indexOf(opener, at + 1)) if (++seen >= count) return true;
   }
   return false;
 }

@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { apiErrorBody } from '../../shared/errors.ts';
 
 /** The connection a request came in on, as Node's socket reports it (an injected request has neither field). */
 export interface LocalEnd {
@@ -48,4 +50,33 @@ export class ControlHosts {
 function hostKey(name: string): string {
   const lower = name.toLowerCase();
   return isIP(lower) === 6 ? `[${lower}]` : lower;
+}
+
+/**
+ * issue 12 (DNS rebinding): every route under /sandbox/ answers only a Host that names this sandbox. The check is keyed on
+ * the declared route, not the raw URL, so no spelling of the path slips by. It is attached to each such route as it is
+ * declared (an onRoute hook: call this before any route is registered) rather than run on every request: a global hook
+ * had to read request.routeOptions, which Fastify builds anew on each read, and that showed in the create-order
+ * throughput profile (issue 14). The Orders API carries no hook at all.
+ */
+export function guardControlRoutes(app: FastifyInstance, hosts: ControlHosts): void {
+  const guard: onRequestHookHandler = (request, reply, done) => {
+    if (hosts.permits(request.headers.host, request.socket)) return done();
+    const given = request.headers.host === undefined ? 'none' : JSON.stringify(request.headers.host.slice(0, 100));
+    const port = request.socket.localPort;
+    const names = hosts.names().map((name) => (port === undefined ? name : `${name}:${port}`));
+    reply.code(403).send(
+      apiErrorBody(
+        'host_not_allowed',
+        ['host'],
+        `The control API answers only requests addressed to this sandbox as ${names.join(', ')} (or the address the request came in on); Host was ${given}. Start the sandbox with --allow-host NAME to accept another name.`,
+      ),
+    );
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/sandbox/')) return;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    // The HEAD route Fastify adds for a GET is declared with the GET's options, which already hold the guard.
+    if (!own.includes(guard)) route.onRequest = [guard, ...own];
+  });
 }

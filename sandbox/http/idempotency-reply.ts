@@ -13,3 +13,11 @@ export function replayOrRefuse(store: IdempotencyStore, reply: FastifyReply, use
   reply.header('x-idempotent-replayed', 'true');
   return reply.code(previous.status).send(previous.body);
 }
+
+/**
+ * Sends a body already serialised as JSON (what IdempotencyStore.remember returns), with the content type Fastify gives
+ * the objects it serialises itself, so the answer is the same bytes without a second JSON.stringify (issue 14).
+ */
+export function sendJsonText(reply: FastifyReply, status: number, json: string): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(json);
+}

@@ -14,7 +14,6 @@ import {
   payOrderRequestSchema,
 } from '../../shared/schemas/sandbox-control.ts';
 import { PathPatternError } from '../http/faults.ts';
-import { apiErrorBody } from '../../shared/errors.ts';
 
 function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fallback?: unknown): z.infer<S> {
   const body = jsonBody(request) ?? fallback;
@@ -25,23 +24,8 @@ function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fall
 
 /** The sandbox's control API (issue 2): what the dashboard, the customer's wallet and the passing of time do. */
 export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  // issue 12 (DNS rebinding): a control route answers only a Host that names this sandbox (sandbox/http/control-hosts.ts).
-  // Keyed on the matched route, not the raw URL, so no spelling of the path slips by; the Orders API is untouched.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!request.routeOptions.url?.startsWith('/sandbox/')) return done();
-    if (ctx.controlHosts.permits(request.headers.host, request.socket)) return done();
-    const given = request.headers.host === undefined ? 'none' : JSON.stringify(request.headers.host.slice(0, 100));
-    const port = request.socket.localPort;
-    const names = ctx.controlHosts.names().map((name) => (port === undefined ? name : `${name}:${port}`));
-    reply.code(403).send(
-      apiErrorBody(
-        'host_not_allowed',
-        ['host'],
-        `The control API answers only requests addressed to this sandbox as ${names.join(', ')} (or the address the request came in on); Host was ${given}. Start the sandbox with --allow-host NAME to accept another name.`,
-      ),
-    );
-  });
-
+  // issue 12 (DNS rebinding): each route here answers only a Host that names this sandbox; buildHttp attaches that check
+  // to every /sandbox/ route as it is declared (guardControlRoutes, sandbox/http/control-hosts.ts).
   app.post('/sandbox/sellers', async (request, reply) => {
     const body = parseBody(request, createSellerRequestSchema);
     return reply.code(201).send(ctx.sellers.create(body));

@@ -4,7 +4,7 @@ import type { SandboxContext } from '../context.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, jsonBody, parseJson, rawBody, schemaError } from '../http/body.ts';
 import { ApiError } from '../http/replies.ts';
-import { replayOrRefuse } from '../http/idempotency-reply.ts';
+import { replayOrRefuse, sendJsonText } from '../http/idempotency-reply.ts';
 import { IdempotencyStore } from '../domain/idempotency.ts';
 import { chargebackRequestSchema, createPaymentIntentRequestSchema, createPaymentRequestSchema } from '../domain/legacy-schemas.ts';
 
@@ -27,13 +27,10 @@ export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext):
     if (!parsed.ok) throw new ApiError('property_type', ['body'], parsed.reason);
     const body = createPaymentRequestSchema.safeParse(parsed.value);
     if (!body.success) throw schemaError(body.error, parsed.value);
-    const payment = ctx.state.transaction(() => {
-      // A copy: the stored document changes later (refunds, chargebacks), the remembered response must not.
-      const created = structuredClone(ctx.legacy.createPayment(token, body.data));
-      ctx.idempotency.remember(token.user_id, key, fingerprint, 201, created);
-      return created;
-    });
-    return reply.code(201).send(payment);
+    // The remembered JSON text is the copy: the stored document changes later (refunds, chargebacks), the remembered
+    // response must not (seed 4.3).
+    const json = ctx.state.transaction(() => ctx.idempotency.remember(token.user_id, key, fingerprint, 201, ctx.legacy.createPayment(token, body.data)));
+    return sendJsonText(reply, 201, json);
   });
 
   // seed 4.7: what an IPN receiver calls after acknowledging (platform-facts "IPN").

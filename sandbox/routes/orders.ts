@@ -3,7 +3,7 @@ import type { SandboxContext } from '../context.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, parseJson, rawBody, schemaError } from '../http/body.ts';
 import { ApiError } from '../http/replies.ts';
-import { replayOrRefuse } from '../http/idempotency-reply.ts';
+import { replayOrRefuse, sendJsonText } from '../http/idempotency-reply.ts';
 import { IdempotencyStore } from '../domain/idempotency.ts';
 import type { AccessTokenRecord } from '../state.ts';
 import { ORDER_ID_PATTERN } from '../../shared/schemas/common.ts';
@@ -90,10 +90,9 @@ async function idempotent(
   }
   const result = ctx.state.transaction(() => {
     const outcome = operation(token, value, orderId);
-    ctx.idempotency.remember(token.user_id, key, fingerprint, outcome.status, outcome.body);
-    return outcome;
+    return { status: outcome.status, json: ctx.idempotency.remember(token.user_id, key, fingerprint, outcome.status, outcome.body) };
   });
-  return reply.code(result.status).send(result.body);
+  return sendJsonText(reply, result.status, result.json);
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { createKioskCore } from '../../electron/core/kiosk-service.ts';
+import { compose } from '../../electron/core/compose.ts';
 import { dispatch } from '../../electron/core/api-dispatch.ts';
 import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { answerAppRequest } from '../../electron/main/app-protocol.ts';
@@ -32,12 +32,12 @@ interface PageScope {
 test('issue 6: under the Electron CSP, the renderer charges, gets paid and draws the receipt with no policy violation', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-csp-'));
   const platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training') });
-  const core = await createKioskCore({
+  const core = await compose({
     dataDir: dir,
     platformUrl: platform.platformUrl,
     relay: { url: platform.relayUrl, key: platform.kioskKey },
     vault: new MemoryVault(),
-    training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
+    training: platform.training,
     pollIntervalMs: 500,
   });
   await core.start();

@@ -53,8 +53,9 @@ test('issue 5: a refused refund reads "failed" with its reason; a wrong PIN send
     const listed = k.page.locator(`[data-testid="outbox-list"] [data-testid="outbox-item"][data-state="failed"]`);
     await listed.waitFor(WAIT);
     assert.match((await listed.textContent()) ?? '', new RegExp(order.ref));
-    // The banner tells refused work (a manager must act) apart from work that is only waiting.
-    assert.match((await k.page.getByTestId('outbox-failed').textContent()) ?? '', /^1 requieren un encargado/);
+    // The banner tells refused work (a manager must act) apart from work that is only waiting, its verb agreeing with
+    // the count (issue 15 "Wording": "1 requieren" was the bug).
+    assert.match((await k.page.getByTestId('outbox-failed').textContent()) ?? '', /^1 requiere un encargado/);
     assert.equal(await k.page.getByTestId('outbox-count').count(), 0, 'nothing is merely queued');
     await k.screenshot('history-outbox-failed');
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createKioskCore, type KioskCore } from '../../electron/core/kiosk-service.ts';
+import { compose, type KioskCore } from '../../electron/core/compose.ts';
 import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { startWebShell, type WebShell } from '../../electron/web-shell/server.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../launch/embedded-platform.ts';
@@ -57,12 +57,12 @@ interface Counter {
 }
 
 async function launch(dir: string, platform: EmbeddedPlatform, vault: MemoryVault): Promise<Launch> {
-  const core = await createKioskCore({
+  const core = await compose({
     dataDir: dir,
     platformUrl: platform.platformUrl,
     relay: { url: platform.relayUrl, key: platform.kioskKey },
     vault,
-    training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
+    training: platform.training,
     pollIntervalMs: 500,
   });
   await core.start();

@@ -16,13 +16,5 @@ export class MemoryTrackedOrderStore implements TrackedOrderStore {
   }
 }
 
-/** seed 3.1: the states an order cannot leave by being paid; anything else still needs watching. */
-const FINAL_STATUSES: ReadonlySet<Order['status']> = new Set(['canceled', 'refunded', 'expired']);
 /** An order the customer may still pay: what the poller watches while the relay is down. */
 export const isAwaitingPayment = (order: Order): boolean => order.status === 'created';
-/**
- * The tests' "still to reconcile" list: not paid yet, or paid and possibly about to be refunded (a partial refund keeps
- * it `processed`). Broader than the kiosk's own rule (OrdersRepo.nonFinal: created, or a refund still processing),
- * which errs toward reconciling too much, never too little.
- */
-export const isNonFinal = (order: Order): boolean => !FINAL_STATUSES.has(order.status);

@@ -1,5 +1,5 @@
 // issue 7 "fault injection (5xx, lost responses after commit, delays) across create, cancel and refund: 0 duplicates,
-// 0 lost". The whole kiosk core (createKioskCore: the real OrdersClient and PlatformHttp with their retries, the local
+// 0 lost". The whole kiosk core (compose: the real OrdersClient and PlatformHttp with their retries, the local
 // store, recovery and the outbox) against a real sandbox on 127.0.0.1 whose Orders API writes misbehave a third of the
 // time (sandbox README "Control API", faults; its dice are seeded so a run replays): answered 503 before acting,
 // applied and then the connection dropped (the answer lost), or delayed. The platform's own record is the judge:
@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKioskCore, type KioskCore } from '../../electron/core/kiosk-service.ts';
+import { compose, type KioskCore } from '../../electron/core/compose.ts';
 import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
+import { sandboxCustomer } from '../../launch/embedded-platform.ts';
 import { startSandbox, type Harness, type SellerWithToken } from '../support/sandbox-harness.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import type { KioskOrder } from '../../shared/kiosk-api.ts';
@@ -63,12 +64,12 @@ after(async () => {
 
 /** A kiosk process: the same data folder and vault every time, as a restart of the app would find them. */
 async function startCore(): Promise<KioskCore> {
-  const started = await createKioskCore({
+  const started = await compose({
     dataDir: dir,
     platformUrl: h.url,
     relay: null,
     vault,
-    training: { clientId: seller.client_id, clientSecret: seller.client_secret, countryCode: 'AR', posId: 'POS001' },
+    training: { clientId: seller.client_id, clientSecret: seller.client_secret, countryCode: 'AR', posId: 'POS001', simulatePayment: sandboxCustomer(h.url) },
     pollIntervalMs: 300,
   });
   await started.start();

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createKioskCore, type KioskCore } from '../../electron/core/kiosk-service.ts';
+import { compose, type KioskCore } from '../../electron/core/compose.ts';
 import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { dispatch } from '../../electron/core/api-dispatch.ts';
 import { startWebShell, type WebShell } from '../../electron/web-shell/server.ts';
@@ -39,12 +39,12 @@ const pinsSet: string[] = [];
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kiosk-fuzz-'));
   platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training') });
-  core = await createKioskCore({
+  core = await compose({
     dataDir: dir,
     platformUrl: platform.platformUrl,
     relay: { url: platform.relayUrl, key: platform.kioskKey },
     vault: new MemoryVault(),
-    training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
+    training: platform.training,
     clock: { now: () => Date.now() + clockOffsetMs },
     pollIntervalMs: 200,
   });

@@ -18,9 +18,9 @@ import { startSandbox, type Harness, type SellerWithToken } from '../support/san
 import { FetchOrdersPort } from '../support/orders-port.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import type { CrashChildConfig, CrashChildEvent } from '../support/outbox-crash-child.ts';
-import { openKioskDatabase } from '../../electron/core/store/database.ts';
-import { OrdersRepo } from '../../electron/core/store/orders-repo.ts';
-import { OperationsRepo, type Operation } from '../../electron/core/store/operations-repo.ts';
+import { openKioskStore } from '../../electron/core/compose.ts';
+import type { Operation } from '../../electron/core/store/operations-repo.ts';
+import { systemClock } from '../../node-common/time.ts';
 
 const ROUNDS = 20;
 const ORDERS = 6;
@@ -113,9 +113,8 @@ async function fault(body: Record<string, unknown>): Promise<void> {
 
 /** What the killed processes left in the file: every refund operation of our orders. */
 function recorded(file: string, orderIds: string[]): Operation[] {
-  const db = openKioskDatabase(file);
+  const { db, ops } = openKioskStore(file, { now: () => h.sandbox.clock.now() });
   try {
-    const ops = new OperationsRepo(db, { now: () => h.sandbox.clock.now() });
     return orderIds.flatMap((id) => ops.forOrder(id)).filter((op) => op.kind === 'refund');
   } finally {
     db.close();
@@ -127,8 +126,8 @@ const minorOf = (amount: string | null) => Math.round(Number(amount) * 100);
 test(`issue 7: SIGKILL at random points of the outbox worker, ${ROUNDS} rounds: every refund recorded happens exactly once, with its first key`, { timeout: 300_000 }, async () => {
   const file = join(dir, 'kiosk.sqlite');
   const port = new FetchOrdersPort(h.url, seller.token);
-  const setup = openKioskDatabase(file);
-  const repo = new OrdersRepo(setup);
+  const setup = openKioskStore(file, systemClock);
+  const repo = setup.ordersRepo;
   const orderIds: string[] = [];
   for (let i = 0; i < ORDERS; i += 1) {
     const created = await h.request('POST', '/v1/orders', {
@@ -139,10 +138,10 @@ test(`issue 7: SIGKILL at random points of the outbox worker, ${ROUNDS} rounds: 
     assert.equal(created.status, 201, created.text);
     const paid = await h.request('POST', `/sandbox/orders/${created.body.id}/pay`, { body: { outcome: 'approved' } });
     assert.equal(paid.status, 200, paid.text);
-    repo.save(await port.get(created.body.id), null);
+    repo.save(await port.get(created.body.id));
     orderIds.push(created.body.id);
   }
-  setup.close();
+  setup.db.close();
   for (const f of FAULTS) await fault(f);
 
   // The manager's requests, in the order they are asked for: one per round (24 for 20 rounds, so every round has new

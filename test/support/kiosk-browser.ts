@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createKioskCore, type KioskCore } from '../../electron/core/kiosk-service.ts';
+import { compose, type KioskCore } from '../../electron/core/compose.ts';
 import type { ReceiptPrinter } from '../../electron/core/ports.ts';
 import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
 import { startWebShell, type WebShell } from '../../electron/web-shell/server.ts';
@@ -65,12 +65,12 @@ export async function startKioskBrowser(options: KioskBrowserOptions = {}): Prom
   let context: BrowserContext | null = null;
   const opened: Page[] = [];
   const openWaiters: Array<(page: Page) => void> = [];
-  const core = await createKioskCore({
+  const core = await compose({
     dataDir: dir,
     platformUrl: platform.platformUrl,
     relay: options.live || options.relay === false ? null : { url: platform.relayUrl, key: platform.kioskKey },
     vault: new MemoryVault(),
-    training: options.live ? null : { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
+    training: options.live ? null : platform.training,
     pollIntervalMs: options.pollIntervalMs ?? 500,
     // The system browser of the authorization_code flow is a new page of the test's Chromium.
     openBrowser: async (url) => {

@@ -1,7 +1,7 @@
 // Notifications as the platform delivers them to a relay: POST /notifications/webhook?data.id=...&type=order, with
-// x-request-id and an x-signature signed as platform-facts "Webhooks" says (relay/signature.ts signatureHeader).
+// x-request-id and an x-signature signed as platform-facts "Webhooks" says (node-common/webhook-signature.ts signatureHeader).
 import { randomUUID } from 'node:crypto';
-import { signatureHeader } from '../../relay/signature.ts';
+import { signatureHeader } from '../../node-common/webhook-signature.ts';
 
 /**
  * An order id of the platform's shape (seed 2.5: ORD + 26 upper-case letters and digits, which the relay requires,

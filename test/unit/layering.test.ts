@@ -74,14 +74,14 @@ const violations: Array<[string, string]> = [
   ['renderer/src/components/settings/deep/x.ts', "import { buildSandbox } from '../../../../../sandbox/app.ts';"],
   ['renderer/src/components/settings/x.ts', "import { buildSandbox } from '../../../../sandbox/app.ts';"],
   ['renderer/src/components/settings/x.ts', "import { buildRelay } from '../../../../relay/app.ts';"],
-  ['renderer/src/components/settings/x.ts', "import type { KioskCore } from '../../../../electron/core/kiosk-service.ts';"],
+  ['renderer/src/components/settings/x.ts', "import type { KioskCore } from '../../../../electron/core/compose.ts';"],
   ['renderer/src/components/settings/x.ts', "import { startKiosk } from '../../../../launch/start-kiosk.ts';"],
   ['renderer/src/components/settings/x.ts', "import { sleep } from '../../../../node-common/sleep.ts';"],
   ['renderer/src/components/settings/x.ts', "import { readFileSync } from 'fs';"],
   ['renderer/src/components/settings/x.ts', "import { ipcRenderer } from 'electron';"],
   ['renderer/src/components/settings/X.svelte', "import { buildSandbox } from '../../../../sandbox/app.ts';"],
   ['renderer/src/components/settings/X.svelte', "import { buildRelay } from '../../../../relay/app.ts';"],
-  ['renderer/src/components/settings/X.svelte', "import type { KioskCore } from '../../../../electron/core/kiosk-service.ts';"],
+  ['renderer/src/components/settings/X.svelte', "import type { KioskCore } from '../../../../electron/core/compose.ts';"],
   ['renderer/src/components/settings/X.svelte', "import { startKiosk } from '../../../../launch/start-kiosk.ts';"],
   ['renderer/src/components/settings/X.svelte', "import { sleep } from '../../../../node-common/sleep.ts';"],
   ['renderer/src/screens/X.svelte', "import { readFileSync } from 'node:fs';"],
@@ -120,7 +120,7 @@ const allowed: Array<[string, string]> = [
   ['shared/schemas/deep/x.ts', "import { z } from 'zod';\nimport { money } from '../../money.ts';"],
   ['sandbox/routes/x.ts', "import type { SandboxContext } from '../context.ts';"],
   ['electron/preload/x.ts', "import { contextBridge } from 'electron';\nimport type { KioskApi } from '../../shared/kiosk-api.ts';"],
-  ['launch/x.ts', "import { createKioskCore } from '../electron/core/kiosk-service.ts';\nimport { startWebShell } from '../electron/web-shell/server.ts';"],
+  ['launch/x.ts', "import { compose } from '../electron/core/compose.ts';\nimport { startWebShell } from '../electron/web-shell/server.ts';"],
 ];
 for (const [file, source] of allowed) {
   test(`the layering lint allows ${file}: ${source.split('\n').join(' ')}`, async () => {

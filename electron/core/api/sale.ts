@@ -88,13 +88,13 @@ export function saleApi(deps: CoreServices): SaleApi {
     }),
     simulatePayment: guarded('simulatePayment', { trainingOnly: true }, async (input) => {
       if (!ordersRepo.load(input.id)) return orderNotFound(input.id);
-      const response = await (deps.fetch ?? fetch)(`${deps.platformUrl}/sandbox/orders/${input.id}/pay`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ outcome: input.outcome }),
-      }).catch(() => null);
-      if (!response || !response.ok) return { ok: false, error: kioskError('simulation_failed') };
-      await response.arrayBuffer();
+      // issue 13: how the customer pays is launch/'s business (TrainingPort: the sandbox's control API); the guard
+      // already refused a kiosk that is not in training.
+      const paid = await deps.training?.simulatePayment(input.id, input.outcome).then(
+        () => true,
+        () => false,
+      );
+      if (!paid) return { ok: false, error: kioskError('simulation_failed') };
       try {
         return ok(orderView(await live.checkNow(input.id)));
       } catch {

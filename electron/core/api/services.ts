@@ -1,4 +1,4 @@
-import type { Clock, Logger, OrdersPort, ReceiptPrinter, TokenVault } from '../ports.ts';
+import type { Clock, Logger, OrdersPort, ReceiptPrinter, TokenVault, TrainingPort } from '../ports.ts';
 import type { OrdersRepo } from '../store/orders-repo.ts';
 import type { OperationsRepo } from '../store/operations-repo.ts';
 import type { KeyValue } from '../store/settings-repo.ts';
@@ -15,14 +15,13 @@ import type { Order } from '../../../shared/schemas/order.ts';
 
 /**
  * The services the KioskApi's area modules share (issue 13 "Core services, each small"): built once by
- * createKioskCore (kiosk-service.ts), then handed to each module, which takes only what it uses.
+ * compose (compose.ts), then handed to each module, which takes only what it uses.
  */
 export interface CoreServices {
   platformUrl: string;
   vault: TokenVault;
-  training: { clientId: string; clientSecret: string; countryCode: string; posId: string } | null;
+  training: TrainingPort | null;
   launch: LaunchDefaults;
-  fetch: typeof fetch | undefined;
   openBrowser: ((url: string) => Promise<void>) | undefined;
   printer: ReceiptPrinter | undefined;
   clock: Clock;

@@ -3,15 +3,12 @@ import { abortableSleep } from '../../../node-common/sleep.ts';
 import type { Clock, Logger, Random } from '../ports.ts';
 import { SseLimitError, SseParser, readSse, type SseLimits } from './sse-reader.ts';
 import type { RelayProblemCode } from '../../../shared/relay-problems.ts';
+import { parseRelayEvent, type RelayEvent } from '../../../shared/schemas/relay-event.ts';
 
 export type RelayStatus = 'live' | 'connecting' | 'offline';
 
-/** One relay event: `data` is the parsed JSON payload (the raw text when it is not JSON). */
-export interface RelayEvent {
-  id: string;
-  type: string;
-  data: unknown;
-}
+/** One relay event: `data` is the parsed JSON payload (the raw text when it is not JSON). The relay's wire format. */
+export type { RelayEvent } from '../../../shared/schemas/relay-event.ts';
 
 /** Where the id of the last handled event lives between connections and restarts (the kiosk's settings table). */
 export interface EventCursor {
@@ -245,7 +242,7 @@ export class RelaySubscriber {
   async #handle(id: string, type: string, text: string): Promise<boolean> {
     try {
       if (type === 'reset') await this.#options.onReset();
-      else await this.#options.onEvent({ id, type, data: parseJson(text) });
+      else await this.#options.onEvent(parseRelayEvent(id, type, text));
       return true;
     } catch (error) {
       this.#fail('handler_failed', `Handling relay event ${id || '(no id)'} (${type}) failed: ${describe(error)}.`);
@@ -266,14 +263,6 @@ export class RelaySubscriber {
     if (status === this.#status) return;
     this.#status = status;
     this.#options.onStatus(status);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
   }
 }
 

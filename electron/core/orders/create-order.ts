@@ -1,6 +1,6 @@
 import type { OrdersPort } from '../ports.ts';
 import type { Operation, OperationsRepo } from '../store/operations-repo.ts';
-import { classifySendError } from '../outbox/outbox.ts';
+import { classifySendError } from '../outbox/send-outcome.ts';
 import { createOrderRequestSchema, type CreateOrderRequest, type Order } from '../../../shared/schemas/order.ts';
 import type { KioskErrorCode } from '../../../shared/kiosk-errors.ts';
 
@@ -11,7 +11,7 @@ export type CreateOperation = Extract<Operation, { kind: 'create' }>;
  * hears of it (its apply has the same "store only if newer" meaning). Returns whether it stored.
  */
 export interface CreatedOrderSink {
-  saveIfNewer(order: Order, version: number | null): boolean;
+  saveIfNewer(order: Order): boolean;
 }
 
 /**
@@ -110,7 +110,7 @@ export async function sendCreate(ops: OperationsRepo, orders: OrdersPort, repo: 
   }
   // The order first: if the process dies between the two, the create is re-sent and replays the same order. A replay
   // answers with the first response, perhaps older than what is stored: saveIfNewer keeps the newer state.
-  repo.saveIfNewer(order, null);
+  repo.saveIfNewer(order);
   ops.markDone(sending.id, { order_id: order.id }, order.id);
   return order;
 }

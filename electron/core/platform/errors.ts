@@ -1,17 +1,22 @@
 import { shouldRetry } from '../../../node-common/retry.ts';
 import { parsePlatformError } from '../../../shared/errors.ts';
 import type { KioskError, KioskErrorCode } from '../../../shared/kiosk-api.ts';
+import { parseErrorCode } from '../../../shared/kiosk-errors.ts';
 
 /**
  * Typed errors for every platform answer that is not a success (style guide 6): the code of seed 7 / platform-facts,
  * the HTTP status, and whether trying again can help. The UI explains a code in words (renderer i18n keys `error.<code>`).
+ * The code is always one of the tables (issue 13); a code the platform sent that none of them has is
+ * `unknown_platform_error`, with the platform's own text in `rawCode` for logs (platformErrorFrom).
  */
 export class PlatformError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: KioskErrorCode,
     message: string,
     readonly details: string[] = [],
+    /** The code as the platform sent it, when it is in none of the tables (code is then `unknown_platform_error`). */
+    readonly rawCode?: string,
   ) {
     super(message);
     this.name = 'PlatformError';
@@ -22,11 +27,11 @@ export class PlatformError extends Error {
   }
   /**
    * As the renderer gets it. The code is one of the platform's tables (shared/errors.ts), `http_<status>`, or one of
-   * the kiosk's own set by a subclass (shared/kiosk-errors.ts); a code a newer platform adds passes on as it is, and
-   * the renderer words it with its fallback.
+   * the kiosk's own (shared/kiosk-errors.ts: set by a subclass, or `unknown_platform_error` for a code a newer
+   * platform adds, which the renderer words with the platform's message).
    */
   kioskError(): KioskError {
-    return { code: this.code as KioskErrorCode, message: this.message, details: this.details, retryable: this.retryable };
+    return { code: this.code, message: this.message, details: this.details, retryable: this.retryable };
   }
   /** The platform said no for good: a 4xx other than 401 (handled by refreshing) and 429. */
   get definitive(): boolean {
@@ -80,10 +85,15 @@ export class AuthorizationError extends PlatformError {
   }
 }
 
-/** Builds the typed error from a response status and its body (either documented shape; platform-facts). */
+/**
+ * Builds the typed error from a response status and its body (either documented shape; platform-facts). A code in
+ * none of the tables becomes `unknown_platform_error`, the platform's code kept in `rawCode` (shared/kiosk-errors.ts
+ * parseErrorCode); the status still decides `retryable` and `definitive`.
+ */
 export function platformErrorFrom(status: number, body: unknown, retryAfterSeconds?: number): PlatformError {
   const parsed = parsePlatformError(status, body);
-  const error = new PlatformError(status, parsed.code, parsed.message, parsed.details);
+  const { code, rawCode } = parseErrorCode(parsed.code);
+  const error = new PlatformError(status, code, parsed.message, parsed.details, rawCode);
   if (retryAfterSeconds !== undefined) Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterSeconds, enumerable: true });
   return error;
 }

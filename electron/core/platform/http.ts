@@ -150,8 +150,10 @@ export class PlatformHttp {
     }
 
     const waitMs = retryAfterMs(retryAfter, this.#clock.now());
-    const error = platformErrorFrom(status, json.ok ? json.value : undefined, waitMs === null ? undefined : Math.ceil(waitMs / 1000));
-    return { ok: false, error: scrub(error, secrets), waitMs };
+    const error = scrub(platformErrorFrom(status, json.ok ? json.value : undefined, waitMs === null ? undefined : Math.ceil(waitMs / 1000)), secrets);
+    // issue 13: a code in none of the tables travels as unknown_platform_error; its raw text (redacted) goes to the log.
+    if (error.rawCode !== undefined) this.#logger?.warn('the platform answered with an error code this kiosk does not know', { status, rawCode: error.rawCode });
+    return { ok: false, error, waitMs };
   }
 }
 
@@ -196,11 +198,12 @@ function secretValues(options: PlatformRequestOptions<unknown>): string[] {
 /** A platform that echoes a credential in its error text must not carry it into our logs or the UI. */
 function scrub(error: PlatformError, secrets: string[]): PlatformError {
   const clean = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
-  const code = clean(error.code);
+  // The code is one of the tables (platformErrorFrom); only a code in none of them, kept raw, can carry an echo.
+  const rawCode = error.rawCode === undefined ? undefined : clean(error.rawCode);
   const message = clean(error.message);
   const details = error.details.map(clean);
-  if (code === error.code && message === error.message && details.every((d, i) => d === error.details[i])) return error;
-  const copy = new PlatformError(error.status, code, message, details);
+  if (rawCode === error.rawCode && message === error.message && details.every((d, i) => d === error.details[i])) return error;
+  const copy = new PlatformError(error.status, error.code, message, details, rawCode);
   const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
   if (seconds !== undefined) Object.defineProperty(copy, 'retryAfterSeconds', { value: seconds, enumerable: true });
   return copy;

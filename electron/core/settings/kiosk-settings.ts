@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { COUNTRY_CODES, type CountryCode, type KioskInput } from '../../../shared/kiosk-api.ts';
+import { COUNTRY_CODES, LANGUAGES, type CountryCode, type KioskInput, type Language } from '../../../shared/kiosk-api.ts';
 import { QR_MODES } from '../../../shared/schemas/order.ts';
 import { isLoopbackHostname } from '../../../shared/loopback.ts';
-
-export const LANGUAGES = ['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
 
 /**
  * What a manager set, and only that (the settings table, key kiosk_settings): a field that is absent takes the

@@ -1,67 +1,12 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { checkRequest, readRow, toOutboxItem, type Operation, type OperationKind, type OperationRequest, type OperationState } from './operation-rows.ts';
 import type { Clock } from '../ports.ts';
 import { REFUND_REQUEST_ID_PATTERN, type OutboxItem } from '../../../shared/kiosk-api.ts';
-import { createOrderRequestSchema, refundOrderRequestSchema, refundOrderResponseSchema, type CreateOrderRequest, type RefundOrderRequest } from '../../../shared/schemas/order.ts';
-import { decimalString, ORDER_ID_PATTERN } from '../../../shared/schemas/common.ts';
-import { currentCode } from '../../../shared/kiosk-errors.ts';
 
-export const OPERATION_KINDS = ['create', 'cancel', 'refund'] as const;
-export type OperationKind = (typeof OPERATION_KINDS)[number];
-export const OPERATION_STATES = ['queued', 'sending', 'done', 'failed', 'dropped'] as const;
-export type OperationState = (typeof OPERATION_STATES)[number];
-
-interface OperationBase {
-  id: string;
-  /** The X-Idempotency-Key of this logical write, made when it was recorded and sent on every attempt (style guide 9). */
-  key: string;
-  orderId: string | null;
-  /** Decimal string: the order total for a create, the refund amount for a partial refund; null otherwise. */
-  amount: string | null;
-  state: OperationState;
-  attempts: number;
-  lastError: { code: string; message: string } | null;
-  /** The platform's answer once done (JSON). */
-  result: unknown;
-  createdAt: number;
-  updatedAt: number;
-  nextAttemptAt: number;
-  /**
-   * Since when the platform may hold this write without the kiosk knowing (an attempt that got no answer, or was cut
-   * by a crash); null when every attempt so far is known not to have taken effect. The platform remembers a key for
-   * 24 h (seed 8), so the outbox stops re-sending on its own past that.
-   */
-  uncertainSince: number | null;
-}
-
-/** One logical write and its key. The request is stored so every retry sends the very same request (the key's fingerprint). */
-export type Operation =
-  | (OperationBase & { kind: 'create'; request: CreateOrderRequest })
-  | (OperationBase & { kind: 'refund'; request: RefundOrderRequest | null })
-  | (OperationBase & { kind: 'cancel'; request: null });
-
-export type OperationRequest<K extends OperationKind> = Extract<Operation, { kind: K }>['request'];
-
-const rowSchema = z.object({
-  id: z.string().min(1),
-  idempotency_key: z.string().min(1),
-  kind: z.enum(OPERATION_KINDS),
-  order_id: z.string().regex(ORDER_ID_PATTERN).nullable(),
-  request: z.string(),
-  amount: decimalString.nullable(),
-  state: z.enum(OPERATION_STATES),
-  attempts: z.number().int().min(0),
-  last_error_code: z.string().nullable(),
-  last_error_message: z.string().nullable(),
-  result: z.string().nullable(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
-  next_attempt_at: z.number().int(),
-  uncertain_since: z.number().int().nullable(),
-});
+export { OPERATION_KINDS, OPERATION_STATES, toOutboxItem } from './operation-rows.ts';
+export type { Operation, OperationKind, OperationRequest, OperationState } from './operation-rows.ts';
 
 const OUTBOX_KINDS = "('cancel', 'refund')";
 /** How long, and how many, done outbox items stay in the list (listOutbox). */
@@ -85,6 +30,9 @@ export class OperationsRepo {
   readonly #listOutbox: Database.Statement;
   readonly #pendingCreates: Database.Statement;
   readonly #forOrder: Database.Statement;
+  readonly #outboxForOrder: Database.Statement;
+  readonly #dueOutbox: Database.Statement;
+  readonly #dueOutboxFor: Database.Statement;
   readonly #sending: Database.Statement;
   readonly #done: Database.Statement;
   readonly #failed: Database.Statement;
@@ -115,6 +63,22 @@ export class OperationsRepo {
     );
     this.#pendingCreates = db.prepare(`SELECT * FROM operations WHERE kind = 'create' AND state IN ('queued', 'sending') ORDER BY created_at, rowid`);
     this.#forOrder = db.prepare('SELECT * FROM operations WHERE order_id = ? ORDER BY created_at, rowid');
+    // issue 14: one order's waiting items by the order_id index, never by listing the outbox (20,000 done items a year).
+    this.#outboxForOrder = db.prepare(
+      `SELECT * FROM operations WHERE order_id = ? AND kind IN ${OUTBOX_KINDS} AND state IN ('queued', 'sending', 'failed') ORDER BY created_at, rowid`,
+    );
+    // issue 14: what the queue's timer may send now, found by the (state, next_attempt_at) index: each order's oldest
+    // pending item (one at a time per order), when it is 'sending' (cut by a crash) or queued and due; the first `limit`
+    // of them, as many as the queue can start. A kiosk offline with 1,000 waiting reads one, not the 1,000.
+    const due = (orderFilter: string) =>
+      `SELECT * FROM operations AS op
+       WHERE op.kind IN ${OUTBOX_KINDS} AND (op.state = 'sending' OR (op.state = 'queued' AND op.next_attempt_at <= @now)) ${orderFilter}
+         AND NOT EXISTS (SELECT 1 FROM operations AS earlier
+                         WHERE earlier.order_id = op.order_id AND earlier.kind IN ${OUTBOX_KINDS} AND earlier.state IN ('queued', 'sending')
+                           AND (earlier.created_at < op.created_at OR (earlier.created_at = op.created_at AND earlier.rowid < op.rowid)))
+       ORDER BY op.created_at, op.rowid LIMIT @limit`;
+    this.#dueOutbox = db.prepare(due(''));
+    this.#dueOutboxFor = db.prepare(due('AND op.order_id = @order'));
     this.#sending = db.prepare(
       `UPDATE operations SET state = 'sending', attempts = attempts + 1, updated_at = @now, uncertain_since = COALESCE(uncertain_since, @now)
        WHERE id = @id AND state IN ('queued', 'sending')`,
@@ -263,6 +227,25 @@ export class OperationsRepo {
     return this.#pendingCreates.all().map(readRow) as Array<Extract<Operation, { kind: 'create' }>>;
   }
 
+  /** One order's cancels and refunds still waiting or refused (queued, sending, failed), oldest first; by index. */
+  outboxForOrder(orderId: string): OutboxItem[] {
+    return this.#outboxForOrder.all(orderId).map((row) => toOutboxItem(readRow(row)));
+  }
+
+  /**
+   * The cancels and refunds that may be sent at `now`, oldest first, at most `limit` (none: all): of each order with
+   * items pending, its oldest one, when it is sending (its process died) or queued and due. A later item of an order
+   * waits for the earlier one.
+   */
+  dueOutbox(now: number, limit = -1): Operation[] {
+    return this.#dueOutbox.all({ now, limit }).map(readRow);
+  }
+
+  /** dueOutbox for one order (by the order_id index): its oldest pending item when that may go now, else none. */
+  dueOutboxFor(orderId: string, now: number): Operation[] {
+    return this.#dueOutboxFor.all({ now, order: orderId, limit: 1 }).map(readRow);
+  }
+
   forOrder(orderId: string): Operation[] {
     return this.#forOrder.all(orderId).map(readRow);
   }
@@ -285,94 +268,4 @@ export class OperationStateError extends KioskStoreError {
     super(`operation ${operationId} is ${from}; it cannot become ${to}`);
     this.name = 'OperationStateError';
   }
-}
-
-/** The shared OutboxItem (kiosk-api) of a cancel or refund. */
-export function toOutboxItem(operation: Operation): OutboxItem {
-  if (operation.kind === 'create' || operation.orderId === null) throw new KioskStoreError(`operation ${operation.id} is not an outbox item`);
-  return {
-    id: operation.id,
-    kind: operation.kind,
-    orderId: operation.orderId,
-    amount: operation.kind === 'refund' ? operation.amount : null,
-    state: operation.state,
-    attempts: operation.attempts,
-    createdAt: new Date(operation.createdAt).toISOString(),
-    lastError: operation.lastError,
-    ...(operation.kind === 'refund' && operation.state === 'done' ? { refundIds: refundIdsOf(operation.result) } : {}),
-  };
-}
-
-/** The refunds a refund answer created (seed 4.6); none when the stored answer does not read as one. */
-function refundIdsOf(result: unknown): string[] {
-  const parsed = refundOrderResponseSchema.safeParse(result);
-  return parsed.success ? parsed.data.transactions.refunds.map((refund) => refund.id) : [];
-}
-
-function checkRequest(kind: OperationKind, orderId: string | null, request: unknown, amount: string | null): void {
-  const refuse = (reason: string) => {
-    throw new KioskStoreError(`refusing to record a ${kind} operation: ${reason}`);
-  };
-  if (orderId !== null && !ORDER_ID_PATTERN.test(orderId)) refuse(`order id ${orderId}`);
-  if (amount !== null && !decimalString.safeParse(amount).success) refuse(`amount ${amount}`);
-  if (kind === 'create' && orderId !== null) refuse('a create has no order id until the platform answers');
-  const problem = requestProblem(kind, orderId, request);
-  if (problem) refuse(problem);
-}
-
-function requestProblem(kind: OperationKind, orderId: string | null, request: unknown): string | null {
-  if (kind === 'create') {
-    const parsed = createOrderRequestSchema.safeParse(request);
-    return parsed.success ? null : `request: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
-  }
-  if (orderId === null) return 'the order id is missing';
-  if (kind === 'cancel') return request === null ? null : 'a cancel takes no body (seed 4.5)';
-  if (request === null) return null;
-  const parsed = refundOrderRequestSchema.safeParse(request);
-  return parsed.success ? null : `request: ${parsed.error.issues[0]?.message ?? 'invalid'}`;
-}
-
-function readRow(raw: unknown): Operation {
-  const id = String((raw as { id?: unknown } | null)?.id ?? '?');
-  const parsed = rowSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DamagedRowError('operations', id, `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  const row = parsed.data;
-  const json = (text: string, field: string): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new DamagedRowError('operations', id, `${field} is not JSON`);
-    }
-  };
-  const request = json(row.request, 'request');
-  const problem = requestProblem(row.kind, row.order_id, request);
-  if (problem) throw new DamagedRowError('operations', id, problem);
-  if (row.kind === 'create' && row.amount !== (request as CreateOrderRequest).total_amount) {
-    throw new DamagedRowError('operations', id, `amount ${row.amount} is not the request's total ${(request as CreateOrderRequest).total_amount}`);
-  }
-  if (row.kind === 'refund') {
-    const partial = (request as RefundOrderRequest | null)?.transactions?.[0]?.amount ?? null;
-    if (partial !== row.amount) throw new DamagedRowError('operations', id, `amount ${row.amount} is not the request's ${partial}`);
-  }
-  if ((row.last_error_code === null) !== (row.last_error_message === null)) throw new DamagedRowError('operations', id, 'half a last error');
-  return {
-    id: row.id,
-    key: row.idempotency_key,
-    kind: row.kind,
-    orderId: row.order_id,
-    request,
-    amount: row.amount,
-    state: row.state,
-    attempts: row.attempts,
-    // A code an older build wrote under its former name is read under the current one (shared/kiosk-errors.ts).
-    lastError: row.last_error_code === null ? null : { code: currentCode(row.last_error_code), message: row.last_error_message ?? '' },
-    result: row.result === null ? null : json(row.result, 'result'),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    nextAttemptAt: row.next_attempt_at,
-    uncertainSince: row.uncertain_since,
-  } as Operation;
 }

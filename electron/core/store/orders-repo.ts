@@ -6,6 +6,7 @@ import type { Clock } from '../ports.ts';
 import { systemClock } from '../../../node-common/time.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
 import { parseAmount } from '../../../shared/money.ts';
+import { isFinalOrder } from '../../../shared/order-status.ts';
 
 /**
  * A row read back from the store that does not hold what was written (style guide 10: stored data is re-validated when
@@ -23,10 +24,9 @@ export class DamagedRowError extends KioskStoreError {
   }
 }
 
-/** An order as the kiosk last saw it. `version` is the webhook's data.version it came with, or a lower bound after a GET. */
+/** An order as the kiosk last saw it (issue 12: no webhook version takes part; the column is empty since migration 5). */
 export interface StoredOrder {
   order: Order;
-  version: number | null;
   /**
    * When the order was paid, as best known (the refund window counts from it; seed 3.2 rule 3). The Order resource has
    * no payment date, so this is the order's last_updated_date the first time the kiosk stored it as processed (or
@@ -62,70 +62,113 @@ type OrderRow = z.infer<typeof rowSchema>;
 const PAID_STATUSES = new Set(['processed', 'refunded']);
 
 /**
- * The orders table (issue 4 "Local store": orders with their last known state and version). Implements the
- * TrackedOrderStore shape `{ load(id), save(order, version) }`. Writes refuse an order that does not pass the shared
+ * The read queries whose plans matter at a year of history (issue 14; their plans are checked in the repo's tests).
+ * Every listing is a range on created_date (since defaults to '', which sorts before every date) read newest first
+ * from orders_newest, so the History "today" list reads today's rows and no others. A reference matches anywhere in
+ * it (LIKE, ASCII case-insensitive), which no B-tree can seek: the orders holding the text come from the trigram index
+ * orders_reference_text (a superset: it folds case beyond ASCII), LIKE keeping the exact rule. When that index cannot
+ * help (fewer than 3 characters) or the text is common (REFERENCE_SEEK_CAP matches or more), orders_newest is scanned
+ * newest first instead, which covers the reference and stops at the limit: a common text fills it soon. The non-final orders are the rule of
+ * shared/order-status.ts (isFinalOrder) applied on save to the open_orders table (migration 5), read from there
+ * instead of every body.
+ */
+export const ORDERS_SQL = {
+  list: 'SELECT * FROM orders WHERE created_date >= @since ORDER BY created_date DESC, id DESC LIMIT @limit',
+  referenceMatches: `SELECT count(*) AS n FROM (SELECT 1 FROM orders_reference_text WHERE orders_reference_text MATCH @phrase LIMIT @cap)`,
+  byReferenceSeek: `SELECT orders.id, orders.created_date
+    FROM (SELECT rowid FROM orders_reference_text WHERE orders_reference_text MATCH @phrase) AS text
+    CROSS JOIN orders ON orders.rowid = text.rowid
+    WHERE orders.created_date >= @since AND orders.external_reference LIKE @like ESCAPE '\\'
+    ORDER BY orders.created_date DESC, orders.id DESC LIMIT @limit`,
+  byReference: `SELECT id, created_date FROM orders INDEXED BY orders_newest
+    WHERE created_date >= @since AND external_reference LIKE @like ESCAPE '\\'
+    ORDER BY created_date DESC, id DESC LIMIT @limit`,
+  byAmount: `SELECT id, created_date FROM orders
+    WHERE total_amount IN (SELECT value FROM json_each(@amounts)) AND created_date >= @since
+    ORDER BY created_date DESC, id DESC LIMIT @limit`,
+  // CROSS JOIN keeps open_orders the outer loop: the planner would rather walk every order in date order to skip a sort.
+  nonFinal: 'SELECT orders.* FROM open_orders CROSS JOIN orders ON orders.id = open_orders.id ORDER BY orders.created_date, orders.id',
+  nonFinalIds: 'SELECT orders.id, orders.status FROM open_orders CROSS JOIN orders ON orders.id = open_orders.id ORDER BY orders.created_date, orders.id',
+} as const;
+
+/** Below this many orders holding a text, a reference search seeks them by the trigram index; from it, it scans. */
+export const REFERENCE_SEEK_CAP = 2_000;
+
+/**
+ * The orders table (issue 4 "Local store": orders with their last known state). Implements the TrackedOrderStore
+ * shape `{ load(id), save(order) }`. Writes refuse an order that does not pass the shared
  * schema; reads re-validate and throw DamagedRowError for a row that does not.
  */
 export class OrdersRepo {
   readonly #db: Database.Database;
   readonly #clock: Clock;
   readonly #upsert: Database.Statement;
+  readonly #open: Database.Statement;
+  readonly #closed: Database.Statement;
   readonly #byId: Database.Statement;
   readonly #list: Database.Statement;
+  readonly #byReference: Database.Statement;
+  readonly #referenceMatches: Database.Statement;
+  readonly #byReferenceSeek: Database.Statement;
+  readonly #byAmount: Database.Statement;
+  readonly #byIds: Database.Statement;
   readonly #nonFinal: Database.Statement;
+  readonly #openIds: Database.Statement;
 
   constructor(db: Database.Database, clock: Clock = systemClock) {
     this.#db = db;
     this.#clock = clock;
     this.#upsert = db.prepare(
-      `INSERT INTO orders (id, external_reference, status, version, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
-       VALUES (@id, @external_reference, @status, @version, @last_updated_date, @created_date, @total_amount, @body, @updated_at, @paid_at)
+      `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
+       VALUES (@id, @external_reference, @status, @last_updated_date, @created_date, @total_amount, @body, @updated_at, @paid_at)
        ON CONFLICT (id) DO UPDATE SET
-         external_reference = excluded.external_reference, status = excluded.status, version = excluded.version,
+         external_reference = excluded.external_reference, status = excluded.status,
          last_updated_date = excluded.last_updated_date, created_date = excluded.created_date,
          total_amount = excluded.total_amount, body = excluded.body, updated_at = excluded.updated_at,
          paid_at = COALESCE(orders.paid_at, excluded.paid_at)`,
     );
+    this.#open = db.prepare('INSERT OR IGNORE INTO open_orders (id) VALUES (?)');
+    this.#closed = db.prepare('DELETE FROM open_orders WHERE id = ?');
     this.#byId = db.prepare('SELECT * FROM orders WHERE id = ?');
-    this.#list = db.prepare(
-      `SELECT * FROM orders
-       WHERE (@since IS NULL OR created_date >= @since)
-         AND (@query IS NULL OR external_reference LIKE @like ESCAPE '\\' OR total_amount IN (SELECT value FROM json_each(@amounts)))
-       ORDER BY created_date DESC, id DESC
-       LIMIT @limit`,
-    );
-    // Non-final: still payable (created), or a full refund still processing (seed 3.1: the order already says refunded).
-    this.#nonFinal = db.prepare(
-      `SELECT * FROM orders
-       WHERE status = 'created'
-          OR EXISTS (SELECT 1 FROM json_each(body, '$.transactions.refunds') WHERE json_extract(value, '$.status') = 'processing')
-       ORDER BY created_date, id`,
-    );
+    this.#list = db.prepare(ORDERS_SQL.list);
+    this.#byReference = db.prepare(ORDERS_SQL.byReference);
+    this.#referenceMatches = db.prepare(ORDERS_SQL.referenceMatches);
+    this.#byReferenceSeek = db.prepare(ORDERS_SQL.byReferenceSeek);
+    this.#byAmount = db.prepare(ORDERS_SQL.byAmount);
+    this.#byIds = db.prepare('SELECT * FROM orders WHERE id IN (SELECT value FROM json_each(@ids))');
+    this.#nonFinal = db.prepare(ORDERS_SQL.nonFinal);
+    this.#openIds = db.prepare(ORDERS_SQL.nonFinalIds);
   }
 
   /**
    * Stores `order` as the latest known state, whatever was stored before (the caller decided it is newer; see
    * saveIfNewer). Throws KioskStoreError when the order does not pass the shared Order schema.
    */
-  save(order: Order, version: number | null): void {
+  save(order: Order): void {
     const parsed = orderSchema.safeParse(order);
     if (!parsed.success) {
       throw new KioskStoreError(`refusing to store order ${String((order as { id?: unknown }).id)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     }
-    if (version !== null && (!Number.isSafeInteger(version) || version < 0)) throw new KioskStoreError(`refusing to store order ${order.id}: version ${version}`);
     const o = parsed.data;
-    this.#upsert.run({
+    this.#db.transaction(() => {
+      this.#upsert.run(this.#row(o));
+      // issue 14: the order joins or leaves the set polling asks about, with the write that decides it.
+      (isFinalOrder(o) ? this.#closed : this.#open).run(o.id);
+    })();
+  }
+
+  #row(o: Order): Record<string, unknown> {
+    return {
       id: o.id,
       external_reference: o.external_reference,
       status: o.status,
-      version,
       last_updated_date: o.last_updated_date,
       created_date: o.created_date,
       total_amount: o.total_amount,
       body: JSON.stringify(o),
       updated_at: this.#clock.now(),
       paid_at: PAID_STATUSES.has(o.status) ? o.last_updated_date : null,
-    });
+    };
   }
 
   /**
@@ -133,11 +176,11 @@ export class OrdersRepo {
    * progressed, for updates made within the same millisecond; no webhook version takes part, issue 12). Returns true
    * when it stored.
    */
-  saveIfNewer(order: Order, version: number | null): boolean {
+  saveIfNewer(order: Order): boolean {
     return this.#db.transaction(() => {
       const stored = this.load(order.id);
       if (stored && !isNewer(order, stored)) return false;
-      this.save(order, version ?? stored?.version ?? null);
+      this.save(order);
       return true;
     })();
   }
@@ -152,7 +195,7 @@ export class OrdersRepo {
   list(options: OrderListQuery = {}): StoredOrder[] {
     const limit = options.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new RangeError(`limit must be 1..500, got ${limit}`);
-    let since: string | null = null;
+    let since = '';
     if (options.since !== undefined) {
       const ms = Date.parse(options.since);
       if (Number.isNaN(ms)) throw new RangeError(`since is not a date: ${options.since}`);
@@ -160,19 +203,42 @@ export class OrdersRepo {
       since = new Date(ms).toISOString();
     }
     const query = options.query?.trim() ? options.query.trim() : null;
-    const rows = this.#list.all({
-      since,
-      query,
-      like: query === null ? null : `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-      amounts: JSON.stringify(query === null ? [] : amountForms(query)),
-      limit,
-    });
-    return rows.map(readRow);
+    if (query === null) return this.#list.all({ since, limit }).map(readRow);
+    // issue 14: each match by its own index, newest first, then merged: an OR of the two would scan every row.
+    const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const matches = [
+      ...(this.#byReferenceText(query, since, like, limit) as Array<{ id: string; created_date: string }>),
+      ...(this.#byAmount.all({ since, amounts: JSON.stringify(amountForms(query)), limit }) as Array<{ id: string; created_date: string }>),
+    ];
+    const newestFirst = (a: { id: string; created_date: string }, b: { id: string; created_date: string }) =>
+      a.created_date === b.created_date ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_date < b.created_date ? 1 : -1;
+    const ids = [...new Set(matches.sort(newestFirst).map((m) => m.id))].slice(0, limit);
+    const rows = new Map((this.#byIds.all({ ids: JSON.stringify(ids) }) as Array<{ id: string }>).map((row) => [row.id, row]));
+    return ids.map((id) => readRow(rows.get(id)));
   }
 
-  /** Orders whose state can still change without the kiosk acting: created, or with a refund processing. Oldest first. */
+  /** The orders whose reference holds `query` (see ORDERS_SQL): by the trigram index when it narrows, else by a scan. */
+  #byReferenceText(query: string, since: string, like: string, limit: number): unknown[] {
+    if ([...query].length >= 3) {
+      // An FTS5 string: the text as one phrase, its double quotes doubled; trigram matches it anywhere in a reference.
+      const phrase = `"${query.replaceAll('"', '""')}"`;
+      const { n } = this.#referenceMatches.get({ phrase, cap: REFERENCE_SEEK_CAP }) as { n: number };
+      if (n < REFERENCE_SEEK_CAP) return this.#byReferenceSeek.all({ phrase, since, like, limit });
+    }
+    return this.#byReference.all({ since, like, limit });
+  }
+
+  /** Orders whose state can still change without the kiosk acting (shared/order-status.ts isFinalOrder). Oldest first. */
   nonFinal(): StoredOrder[] {
     return this.#nonFinal.all().map(readRow);
+  }
+
+  /**
+   * The ids and statuses of nonFinal()'s orders, oldest first, without reading their bodies: what the live status
+   * poller asks the platform about (issue 14: polling asks only about orders that can still change).
+   */
+  nonFinalIds(): Array<{ id: string; status: string }> {
+    return this.#openIds.all() as Array<{ id: string; status: string }>;
   }
 }
 
@@ -216,7 +282,7 @@ function toStored(row: OrderRow): StoredOrder {
     if (!amount.ok) throw new DamagedRowError('orders', row.id, `${field}: ${amount.reason}`);
   }
   if (row.paid_at !== null && Number.isNaN(Date.parse(row.paid_at))) throw new DamagedRowError('orders', row.id, `paid_at ${row.paid_at} is not a date`);
-  return { order, version: row.version, paidAt: row.paid_at };
+  return { order, paidAt: row.paid_at };
 }
 
 function moneyFields(order: Order): Array<[string, string]> {

@@ -1,32 +1,19 @@
-import { common } from '../i18n/common.ts';
-import { sale } from '../i18n/sale.ts';
-import { history } from '../i18n/history.ts';
-import { settings } from '../i18n/settings.ts';
-import { catalog } from '../i18n/catalog.ts';
-import { receipt } from '../i18n/receipt.ts';
-import type { KioskSettings } from '../../../shared/kiosk-api.ts';
+import { translator, type Translator } from '../i18n/translate.ts';
+import type { Language } from '../../../shared/kiosk-names.ts';
 
-export type Locale = KioskSettings['language'];
-type Lang = 'en' | 'es' | 'pt';
-type Table = Record<string, string>;
-
-// No user-facing string is written in a component: every text comes from these tables (issue 5 "Languages").
-const tables: Record<Lang, Table> = {
-  en: { ...common.en, ...sale.en, ...history.en, ...settings.en, ...catalog.en, ...receipt.en },
-  es: { ...common.es, ...sale.es, ...history.es, ...settings.es, ...catalog.es, ...receipt.es },
-  pt: { ...common.pt, ...sale.pt, ...history.pt, ...settings.pt, ...catalog.pt, ...receipt.pt },
-};
-
-const langOf = (locale: Locale): Lang => (locale.startsWith('pt') ? 'pt' : locale.startsWith('es') ? 'es' : 'en');
+export type Locale = Language;
 
 class I18n {
   locale = $state<Locale>('es-AR');
+  // The pure translator (i18n/translate.ts) reads the locale at each call, so every text re-renders when it changes.
+  readonly #words: Translator = translator(() => this.locale);
 
-  /** The text for `key` in the current language, with {name} placeholders filled; the key itself if it is missing. */
-  t = (key: string, params: Record<string, string | number> = {}): string => {
-    const text = tables[langOf(this.locale)][key] ?? tables.en[key] ?? key;
-    return text.replace(/\{(\w+)\}/g, (_m, name: string) => String(params[name] ?? `{${name}}`));
-  };
+  /** The text for a key of the tables, with its plural form and {name} placeholders (i18n/translate.ts). */
+  t: Translator['t'] = this.#words.t;
+  /** The text for a key built at run time, or null when the tables have none. */
+  lookup: Translator['lookup'] = this.#words.lookup;
+  /** "2 unidades", "1,5 kg": a quantity with its unit in words. */
+  quantity: Translator['quantity'] = this.#words.quantity;
 
   /** Money in the seller's currency with the locale's conventions; CLP without decimals (issue 5 "Sale"). */
   money = (amount: string, currency: string): string => {
@@ -39,10 +26,8 @@ class I18n {
    * build does not know yet falls back to "Something went wrong: <the core's message>", never to a bare key.
    */
   error = (error: { code: string; message?: string | null }): string => {
-    const key = `error.${error.code}`;
     const params = { message: error.message || error.code };
-    const known = tables[langOf(this.locale)][key] ?? tables.en[key];
-    return known !== undefined ? this.t(key, params) : this.t('common.errorFallback', params);
+    return this.lookup(`error.${error.code}`, params) ?? this.t('common.errorFallback', params);
   };
 }
 

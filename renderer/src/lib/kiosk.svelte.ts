@@ -1,6 +1,7 @@
 import type { Connectivity, KioskEvent, KioskOrder, KioskSettings, OutboxItem, SessionState } from '../../../shared/kiosk-api.ts';
 import type { Bridge } from './bridge.ts';
 import { i18n } from './i18n.svelte.ts';
+import { mergeOutbox } from './outbox-merge.ts';
 
 /**
  * The app's state shared by every screen (style guide 15): small class, $state.raw for API payloads, I/O injected
@@ -39,7 +40,7 @@ export class KioskState {
 
   apply(event: KioskEvent): void {
     if (event.type === 'order.updated') this.remember(event.order);
-    else if (event.type === 'outbox.changed') this.outbox = event.items;
+    else if (event.type === 'outbox.changed') this.outbox = mergeOutbox(this.outbox, event.changed);
     else if (event.type === 'connectivity.changed') this.connectivity = event.connectivity;
     else if (event.type === 'session.changed') this.session = event.session;
   }
@@ -49,3 +50,4 @@ export class KioskState {
     return this.outbox.filter((item) => item.state === 'queued' || item.state === 'sending' || item.state === 'failed');
   }
 }
+

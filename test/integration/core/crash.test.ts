@@ -11,9 +11,9 @@ import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
-import { openKioskDatabase } from '../../../electron/core/store/database.ts';
-import { OrdersRepo } from '../../../electron/core/store/orders-repo.ts';
-import { OperationsRepo } from '../../../electron/core/store/operations-repo.ts';
+import { openKioskStore } from '../../../electron/core/compose.ts';
+import type { OrdersRepo } from '../../../electron/core/store/orders-repo.ts';
+import { systemClock } from '../../../node-common/time.ts';
 import type { ChildConfig } from '../../fixtures/outbox-child.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
@@ -67,7 +67,7 @@ async function paidOrder(repo: OrdersRepo, port: FetchOrdersPort, reference: str
   const paid = await h.request('POST', `/sandbox/orders/${created.body.id}/pay`, { body: { outcome: 'approved' } });
   assert.equal(paid.status, 200, paid.text);
   const order = await port.get(created.body.id);
-  repo.save(order, null);
+  repo.save(order);
   return order;
 }
 async function refundsOf(id: string): Promise<Json[]> {
@@ -90,13 +90,13 @@ async function eventually(what: string, check: () => Promise<boolean> | boolean,
 test('SIGKILL with refunds queued, sending, committed-but-unanswered and in flight: after restart each happens exactly once', { timeout: 90_000 }, async () => {
   const file = join(dir, 'kiosk.sqlite');
   const port = new FetchOrdersPort(h.url, seller.token);
-  const setup = openKioskDatabase(file);
-  const repo = new OrdersRepo(setup);
+  const setup = openKioskStore(file, systemClock);
+  const repo = setup.ordersRepo;
   // A: the platform refuses before acting (503): queued.         B: the request is in flight (delayed) when the kill comes.
   // C: committed, the connection dropped (drop_after_commit).     D: recorded and marked sending, killed before the request left.
   // E: committed and answered, killed before the answer was written down.
   const [a, b, c, d, e] = await Promise.all(['crash-a', 'crash-b', 'crash-c', 'crash-d', 'crash-e'].map((r) => paidOrder(repo, port, r)));
-  setup.close();
+  setup.db.close();
   const ids = { a: a!.id, b: b!.id, c: c!.id, d: d!.id, e: e!.id };
   await fault({ method: 'POST', path: `/v1/orders/${ids.a}/refund`, kind: 'error_before', status: 503, rate: 1 });
   await fault({ method: 'POST', path: `/v1/orders/${ids.b}/refund`, kind: 'delay', delay_ms: 4_000, rate: 1 });
@@ -140,10 +140,9 @@ test('SIGKILL with refunds queued, sending, committed-but-unanswered and in flig
   await h.request('DELETE', '/sandbox/faults');
 
   // What the killed process left in its file: the same five items, with their keys.
-  const left = openKioskDatabase(file);
-  const leftOps = new OperationsRepo(left, { now: () => h.sandbox.clock.now() });
-  const before = new Map(leftOps.pendingOutbox().map((op) => [op.orderId, op]));
-  left.close();
+  const left = openKioskStore(file, { now: () => h.sandbox.clock.now() });
+  const before = new Map(left.ops.pendingOutbox().map((op) => [op.orderId, op]));
+  left.db.close();
   assert.deepEqual(
     Object.values(ids).map((id) => before.get(id)?.state),
     ['queued', 'sending', 'queued', 'sending', 'sending'],
@@ -164,8 +163,7 @@ test('SIGKILL with refunds queued, sending, committed-but-unanswered and in flig
   const amounts = await Promise.all(Object.values(ids).map(async (id) => (await refundsOf(id)).map((r) => r.amount)));
   assert.deepEqual(amounts, [['10.00'], ['100.00'], ['25.00'], ['100.00'], ['30.00']], 'each refund exactly once');
 
-  const after = openKioskDatabase(file);
-  const afterOps = new OperationsRepo(after, { now: () => h.sandbox.clock.now() });
-  for (const op of before.values()) assert.equal(afterOps.require(op.id).key, op.key, 'the same key after the restart');
-  after.close();
+  const after = openKioskStore(file, { now: () => h.sandbox.clock.now() });
+  for (const op of before.values()) assert.equal(after.ops.require(op.id).key, op.key, 'the same key after the restart');
+  after.db.close();
 });

@@ -277,9 +277,13 @@ describe('web shell guards', () => {
     assert.equal(body.value.state, 'connected');
   });
 
-  test('issue 4: a wrong or missing launch secret is 401', async () => {
-    assert.equal((await post('/api/getSession', {}, { origin: shell.origin })).status, 401);
-    assert.equal((await post('/api/getSession', {}, { 'x-kiosk-secret': 'x'.repeat(48), origin: shell.origin })).status, 401);
+  test('issue 4: a wrong or missing launch secret is 401, with the web shell\'s own code (issue 13: not the platform\'s unauthorized)', async () => {
+    const refused: Array<Record<string, string>> = [{ origin: shell.origin }, { 'x-kiosk-secret': 'x'.repeat(48), origin: shell.origin }];
+    for (const headers of refused) {
+      const response = await post('/api/getSession', {}, headers);
+      assert.equal(response.status, 401);
+      assert.deepEqual(((await response.json()) as { error: unknown }).error, { code: 'launch_secret_refused', message: 'The launch secret is missing or wrong.', retryable: false });
+    }
   });
 
   test('issue 4: another origin is refused even with the secret', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKioskCore, type KioskCore, type KioskCoreOptions } from '../../../electron/core/kiosk-service.ts';
+import { compose, type KioskCore, type KioskCoreOptions } from '../../../electron/core/compose.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { createLogger } from '../../../electron/core/logger.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../../launch/embedded-platform.ts';
@@ -41,12 +41,12 @@ export async function startTrainingCore(extra: Extra = {}, dir = mkdtempSync(joi
   const platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training') });
   const vault = new MemoryVault();
   const logLines: string[] = [];
-  const core = await createKioskCore({
+  const core = await compose({
     dataDir: dir,
     platformUrl: platform.platformUrl,
     relay: { url: platform.relayUrl, key: platform.kioskKey },
     vault,
-    training: { clientId: platform.clientId, clientSecret: platform.clientSecret, countryCode: platform.countryCode, posId: platform.posId },
+    training: platform.training,
     logger: createLogger({ write: (line) => logLines.push(line) }),
     pollIntervalMs: 200,
     ...extra,
@@ -86,7 +86,7 @@ export async function startLiveCore(options: { country?: CountryCode; connect?: 
   const seller = await h.seller(options.country ?? 'AR', ['CAJA-1']);
   const vault = new MemoryVault();
   const logLines: string[] = [];
-  const core = await createKioskCore({
+  const core = await compose({
     dataDir: dir,
     platformUrl: h.url,
     relay: null,

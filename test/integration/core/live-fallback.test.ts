@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../fakes/tracked-order-store.ts';
+import { isFinalOrder } from '../../../shared/order-status.ts';
 import type { RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { PlatformHttp } from '../../../electron/core/platform/http.ts';
@@ -82,7 +83,7 @@ function kiosk(relayUrl: string, orders: Pick<OrdersPort, 'get'>, options: { sil
     orders,
     store,
     awaiting: () => store.all().filter((s) => isAwaitingPayment(s.order)).map((s) => s.order.id),
-    nonFinal: () => store.all().filter((s) => isNonFinal(s.order)).map((s) => s.order.id),
+    nonFinal: () => store.all().filter((s) => !isFinalOrder(s.order)).map((s) => s.order.id),
     clock: { now: () => Date.now() },
     random: Math.random,
     onChange: (order) => changes.push({ id: order.id, status: order.status, relay: live.connectivity.relay }),

@@ -10,7 +10,8 @@ import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } f
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../fakes/tracked-order-store.ts';
+import { isFinalOrder } from '../../../shared/order-status.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
 
 const KEY = 'kiosk-key-live-forged-test-00001';
@@ -59,7 +60,7 @@ async function kiosk() {
     orders,
     store,
     awaiting: () => store.all().filter((s) => isAwaitingPayment(s.order)).map((s) => s.order.id),
-    nonFinal: () => store.all().filter((s) => isNonFinal(s.order)).map((s) => s.order.id),
+    nonFinal: () => store.all().filter((s) => !isFinalOrder(s.order)).map((s) => s.order.id),
     sellerId: () => seller.user_id,
     clock: { now: () => Date.now() },
     random: Math.random,

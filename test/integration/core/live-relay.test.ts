@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import type { OrderTracker } from '../../../electron/core/live/order-tracker.ts';
-import { MemoryTrackedOrderStore, isNonFinal } from '../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore } from '../../fakes/tracked-order-store.ts';
+import { isFinalOrder } from '../../../shared/order-status.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
 import { RelaySubscriber, type RelayEvent, type RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';
 import { OrderPoller } from '../../../electron/core/live/order-poller.ts';
@@ -210,7 +211,7 @@ test('reset: with its history pruned, the relay opens with reset and every non-f
     relayLive: () => true,
     onOrder: (order, source) => void tracker.apply({ order, source }),
   });
-  const nonFinal = () => store.all().filter((s) => isNonFinal(s.order)).map((s) => s.order.id);
+  const nonFinal = () => store.all().filter((s) => !isFinalOrder(s.order)).map((s) => s.order.id);
   const cursor = memoryCursor();
   const first = subscribe({ cursor, onEvent: (event) => live.handleEvent(event).then(() => undefined) });
   await waitFor(() => first.subscriber.status === 'live', 'the stream to go live');

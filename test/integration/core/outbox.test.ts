@@ -63,7 +63,7 @@ async function paidOrder(amount = '100.00'): Promise<Order> {
   const paid = await h.request('POST', `/sandbox/orders/${order.id}/pay`, { body: { outcome: 'approved' } });
   assert.equal(paid.status, 200, paid.text);
   const fresh = await port.get(order.id);
-  stack.ordersRepo.saveIfNewer(fresh, null);
+  stack.ordersRepo.saveIfNewer(fresh);
   return fresh;
 }
 async function onPlatform(id: string): Promise<Json> {
@@ -281,7 +281,7 @@ describe('definitive refusals and the manager', () => {
       status_detail: 'accredited',
       transactions: { payments: [{ ...order.transactions.payments[0]!, status: 'processed', status_detail: 'accredited', paid_amount: order.total_amount }] },
     };
-    stack.ordersRepo.save(pretend, null);
+    stack.ordersRepo.save(pretend);
     const failed = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
     assert.equal(failed.state, 'failed');
     assert.equal(failed.lastError?.code, 'order_not_refundable');

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKioskCore, type KioskCore } from '../../../electron/core/kiosk-service.ts';
+import { compose, type KioskCore } from '../../../electron/core/compose.ts';
 import { SECRET_NAMES, type TokenVault } from '../../../electron/core/ports.ts';
 import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
 import { secretServiceProblem, skipWithoutSecretService } from '../../support/secret-service.ts';
@@ -22,7 +22,7 @@ const skip = skipWithoutSecretService(problem);
 
 /** A core with no platform behind it (the PIN needs none), over `vault`, its database in `dir`. */
 function core(dir: string, vault: TokenVault): Promise<KioskCore> {
-  return createKioskCore({ dataDir: dir, platformUrl: 'http://127.0.0.1:9', relay: null, vault, training: null });
+  return compose({ dataDir: dir, platformUrl: 'http://127.0.0.1:9', relay: null, vault, training: null });
 }
 
 describe('the manager PIN over the real keychain', () => {

@@ -88,3 +88,28 @@ test('issue 4: training keeps its seller across restarts and never writes the cl
     await second.close();
   }
 });
+
+test("issue 13: training's \"customer pays\" is the launch's port: it pays the order on the sandbox, and rejects an order the sandbox does not have", async () => {
+  const platform = await startEmbeddedPlatform({ dataDir: null });
+  try {
+    const access = await token(platform.platformUrl, platform.training.clientId, platform.training.clientSecret);
+    const created = await fetch(`${platform.platformUrl}/v1/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access}`, 'x-idempotency-key': 'embedded-pays-1', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'qr',
+        external_reference: 'training-pays-1',
+        total_amount: '7.00',
+        config: { qr: { external_pos_id: platform.training.posId, mode: 'dynamic' } },
+        transactions: { payments: [{ amount: '7.00' }] },
+      }),
+    });
+    assert.equal(created.status, 201);
+    const order = (await created.json()) as { id: string };
+    await platform.training.simulatePayment(order.id, 'approved');
+    assert.equal(platform.sandbox.state.orders.get(order.id)?.status, 'processed');
+    await assert.rejects(platform.training.simulatePayment('ORDTST00000000000000000000000', 'approved'));
+  } finally {
+    await platform.close();
+  }
+});

@@ -331,6 +331,7 @@ class SlowLastIdLog implements EventLog {
   ready = () => this.inner.ready();
   append: EventLog['append'] = (input) => this.inner.append(input);
   readAfter: EventLog['readAfter'] = (afterId, limit) => this.inner.readAfter(afterId, limit);
+  readSellerAfter: EventLog['readSellerAfter'] = (afterId, userId, limit) => this.inner.readSellerAfter(afterId, userId, limit);
   subscribe: EventLog['subscribe'] = (listener) => this.inner.subscribe(listener);
   prune: EventLog['prune'] = (beforeMs) => this.inner.prune(beforeMs);
   isValidId = (id: string) => this.inner.isValidId(id);

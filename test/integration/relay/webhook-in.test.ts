@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { sign, signatureHeader } from '../../../relay/signature.ts';
+import { sign, signatureHeader } from '../../../node-common/webhook-signature.ts';
 import { connectSse, type SseMessage } from '../../support/sse-client.ts';
 import { fetchMetric, startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
 import { webhookUrl } from '../../support/relay-webhooks.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKioskCore, type KioskCore } from '../../../electron/core/kiosk-service.ts';
+import { compose, type KioskCore } from '../../../electron/core/compose.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import type { Logger } from '../../../electron/core/ports.ts';
 import { KIOSK_METHODS, type KioskApi, type KioskEvent } from '../../../shared/kiosk-api.ts';
@@ -26,7 +26,7 @@ interface Harness {
 async function harness(): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-ipc-'));
   // No platform is reachable at this address: the methods used here answer from the local store.
-  const core = await createKioskCore({ dataDir: dir, platformUrl: 'http://127.0.0.1:9', relay: null, vault: new MemoryVault() });
+  const core = await compose({ dataDir: dir, platformUrl: 'http://127.0.0.1:9', relay: null, vault: new MemoryVault() });
   const calls: string[] = [];
   const api = new Proxy(core.api, {
     get(target, name, receiver) {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LEGACY_APPLICATION_ID, resolveApplications, signingApplication, type WebhookApplication } from '../../../relay/applications.ts';
-import { signatureHeader } from '../../../relay/signature.ts';
+import { signatureHeader } from '../../../node-common/webhook-signature.ts';
 
 const A = { id: '4444', secrets: ['secret-of-app-a-0123456789'], sellers: ['111', '222'] };
 const B = { id: '5555', secrets: ['secret-of-app-b-0123456789', 'secret-of-app-b-rotated-01'], sellers: ['333'] };

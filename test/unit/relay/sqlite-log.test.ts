@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteEventLog } from '../../../relay/log/sqlite-log.ts';
-import type { AppendInput, RelayEvent } from '../../../relay/log/event-log.ts';
+import type { AppendInput, LoggedEvent } from '../../../relay/log/event-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-sqlite-log-'));
 const logs: SqliteEventLog[] = [];
@@ -40,14 +40,14 @@ function input(overrides: Partial<AppendInput> = {}): AppendInput {
   };
 }
 
-async function appended(log: SqliteEventLog, i: AppendInput): Promise<RelayEvent> {
+async function appended(log: SqliteEventLog, i: AppendInput): Promise<LoggedEvent> {
   const result = await log.append(i);
   assert.equal(result.kind, 'appended');
   if (result.kind !== 'appended') throw new Error('unreachable');
   return result.event;
 }
 
-async function readAll(log: SqliteEventLog, afterId: string | null = null): Promise<RelayEvent[]> {
+async function readAll(log: SqliteEventLog, afterId: string | null = null): Promise<LoggedEvent[]> {
   const read = await log.readAfter(afterId, 10_000);
   assert.equal(read.kind, 'events');
   return read.kind === 'events' ? read.events : [];
@@ -109,7 +109,7 @@ test('issue 12: a log made by the first schema is migrated: order_versions is dr
       tables.map((t) => t.name),
       ['events', 'meta', 'request_ids', 'sqlite_sequence'],
     );
-    assert.equal(inspect.pragma('user_version', { simple: true }), 2);
+    assert.equal(inspect.pragma('user_version', { simple: true }), 3);
   } finally {
     inspect.close();
   }
@@ -121,7 +121,7 @@ test('issue 12: a log made by the first schema is migrated: order_versions is dr
 
 test('issue 3: readAfter returns the events after an id, in order, at most limit of them', async () => {
   const log = await open();
-  const events: RelayEvent[] = [];
+  const events: LoggedEvent[] = [];
   for (let i = 0; i < 10; i += 1) events.push(await appended(log, input()));
   assert.deepEqual(await log.readAfter(null, 3), { kind: 'events', events: events.slice(0, 3) });
   assert.deepEqual(await log.readAfter(events[3]?.id ?? '', 4), { kind: 'events', events: events.slice(4, 8) });

@@ -7,7 +7,7 @@ import { sale } from '../../../renderer/src/i18n/sale.ts';
 import type { KioskError } from '../../../shared/kiosk-api.ts';
 import { isKioskOwnCode, kioskError } from '../../../shared/kiosk-errors.ts';
 import { OAUTH_ERRORS, ORDER_ERRORS, TOKENIZE_ERRORS } from '../../../shared/errors.ts';
-import { PlatformError } from '../../../electron/core/platform/errors.ts';
+import { platformErrorFrom } from '../../../electron/core/platform/errors.ts';
 
 const PLATFORM_STATUS: Record<string, number> = Object.fromEntries(
   [ORDER_ERRORS, OAUTH_ERRORS, TOKENIZE_ERRORS].flatMap((table) => Object.entries(table).map(([code, spec]) => [code, spec.status])),
@@ -15,13 +15,15 @@ const PLATFORM_STATUS: Record<string, number> = Object.fromEntries(
 
 /**
  * The error as the core sends it (issue 13: `retryable` comes with it): the kiosk's own codes from their table, a
- * platform code as a PlatformError with the status the platform answers it with (`http_<status>` for a body without
- * JSON; 400 for a code this build does not know).
+ * platform code as the PlatformError a platform answer makes, with the status the platform answers it with
+ * (`http_<status>` for a body without JSON; 400 for a code this build does not know, which becomes
+ * unknown_platform_error).
  */
 function asTheCoreSends(code: string): KioskError {
   if (isKioskOwnCode(code)) return kioskError(code, `${code} (core text)`);
   const status = PLATFORM_STATUS[code] ?? Number(/^http_(\d{3})$/.exec(code)?.[1] ?? 400);
-  return new PlatformError(status, code, `${code} (core text)`).kioskError();
+  const body = /^http_\d{3}$/.test(code) ? undefined : { errors: [{ code, message: `${code} (core text)`, details: [] }] };
+  return platformErrorFrom(status, body).kioskError();
 }
 
 const kindOf = (code: string, sessionState: string | null = 'connected'): ChargeProblemKind => classifyChargeError(asTheCoreSends(code), sessionState);
@@ -55,7 +57,7 @@ test('any other answer is a refusal shown in words, never retried as if the plat
 test('each kind the screen explains has a title, why and what to do in every language; a refusal has its title', () => {
   for (const lang of ['en', 'es', 'pt'] as const) {
     for (const kind of ['unreachable', 'not_connected', 'reconnect_needed'] as const) {
-      for (const part of ['title', 'why', 'todo']) assert.ok(sale[lang][`sale.problem.${kind}.${part}`], `${lang} sale.problem.${kind}.${part}`);
+      for (const part of ['title', 'why', 'todo'] as const) assert.ok(sale[lang][`sale.problem.${kind}.${part}`], `${lang} sale.problem.${kind}.${part}`);
     }
     assert.ok(sale[lang]['sale.problem.refused.title'], `${lang} sale.problem.refused.title`);
     assert.match(sale[lang]['sale.problem.retry'] ?? '', /\{amount\}/, `${lang}: try again names the amount it re-sends`);

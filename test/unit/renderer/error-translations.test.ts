@@ -4,11 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { common } from '../../../renderer/src/i18n/common.ts';
+import type { Message } from '../../../renderer/src/i18n/messages.ts';
 
-const tables = { en: common.en as Record<string, string>, es: common.es as Record<string, string>, pt: common.pt as Record<string, string> };
+// Error texts are plain texts (no count); other messages of the table may be plural forms.
+const tables: Record<'en' | 'es' | 'pt', Readonly<Record<string, Message>>> = { en: common.en, es: common.es, pt: common.pt };
 
 test('error texts use no placeholder but {message}, and each language has the same error keys', () => {
-  const keys = (table: Record<string, string>) => Object.keys(table).filter((k) => k.startsWith('error.')).sort();
+  const keys = (table: Readonly<Record<string, Message>>) => Object.keys(table).filter((k) => k.startsWith('error.')).sort();
   assert.deepEqual(keys(tables.es), keys(tables.en));
   assert.deepEqual(keys(tables.pt), keys(tables.en));
   for (const [lang, table] of Object.entries(tables)) {

@@ -1,9 +1,8 @@
-// seed 6.1 and platform-facts "Webhooks (topic orders)": the retry schedule and the signature, as pure functions.
+// seed 6.1: the retry schedule and the local-URL rule, as pure functions. The signature the notifier sends is the one
+// definition in node-common/webhook-signature.ts (its tests: test/unit/node-common/webhook-signature.test.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
-import { InvalidWebhookSignatureError, SignatureFailureReason, WebhookSignatureValidator } from 'mercadopago';
-import { isLocalUrl, nextAttemptAt, retryDelayMs, signatureHeader } from '../../../sandbox/domain/notifier.ts';
+import { isLocalUrl, nextAttemptAt, retryDelayMs } from '../../../sandbox/domain/notifier.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -46,38 +45,6 @@ describe('retry schedule (seed 6.1; platform-facts decision: doubling after the 
       times.map((t) => t / MINUTE),
       [0, 15, 30, 60, 120, 240, 480, 960, 1920, 3360, 4320],
     );
-  });
-});
-
-describe('webhook signature (platform-facts: x-signature ts=<unix s>,v1=HMAC-SHA256(secret, manifest))', () => {
-  const secret = 'a'.repeat(64);
-  const dataId = 'ORDTST01JABCDEFGHJKMNPQRSTVW';
-  const requestId = 'c7b6b7f2-51a1-4a45-9c39-1f3a2f4b8a10';
-  const ts = 1_768_478_400;
-
-  it('signs the manifest id:<data.id>;request-id:<x-request-id>;ts:<ts>; in hex', () => {
-    const expected = createHmac('sha256', secret).update(`id:${dataId};request-id:${requestId};ts:${ts};`).digest('hex');
-    assert.equal(signatureHeader(secret, dataId, requestId, ts), `ts=${ts},v1=${expected}`);
-  });
-
-  it('passes the official SDK validator, also with a timestamp tolerance', () => {
-    const xSignature = signatureHeader(secret, dataId, requestId, ts);
-    WebhookSignatureValidator.validate({ xSignature, xRequestId: requestId, dataId, secret });
-    WebhookSignatureValidator.validate({ xSignature, xRequestId: requestId, dataId, secret, toleranceSeconds: 300, now: () => ts * 1000 + 60_000 });
-  });
-
-  it('fails the official SDK validator with another secret, another data id or another request id', () => {
-    const xSignature = signatureHeader(secret, dataId, requestId, ts);
-    for (const options of [
-      { xSignature, xRequestId: requestId, dataId, secret: 'b'.repeat(64) },
-      { xSignature, xRequestId: requestId, dataId: dataId.replace('ORDTST', 'ORDTSU'), secret },
-      { xSignature, xRequestId: requestId.replace('c7', 'd8'), dataId, secret },
-    ]) {
-      assert.throws(
-        () => WebhookSignatureValidator.validate(options),
-        (error: unknown) => error instanceof InvalidWebhookSignatureError && error.reason === SignatureFailureReason.SignatureMismatch,
-      );
-    }
   });
 });
 

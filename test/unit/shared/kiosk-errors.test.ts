@@ -1,8 +1,9 @@
 // issue 13 "One error table for the kiosk's own codes": kioskError() builds every kiosk error from the table, its
-// retryable included; one code per condition; errors recorded by an older build pass on with the words' fallback.
+// retryable included; one code per condition; a code in none of the tables (a newer platform's, an older build's row)
+// becomes unknown_platform_error with its raw text kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KIOSK_ERRORS, RENAMED_KIOSK_CODES, currentCode, isKioskOwnCode, kioskError, recordedError } from '../../../shared/kiosk-errors.ts';
+import { KIOSK_ERRORS, RENAMED_KIOSK_CODES, currentCode, isKioskOwnCode, kioskError, parseErrorCode, recordedError } from '../../../shared/kiosk-errors.ts';
 import { OAUTH_ERRORS, ORDER_ERRORS, TOKENIZE_ERRORS } from '../../../shared/errors.ts';
 
 test('an error from the table has its message unless given a more precise one, and the table\'s retryable', () => {
@@ -29,5 +30,20 @@ test('the kiosk\'s codes that are also the platform\'s mean the same thing (not 
 test('a recorded error keeps its code and message; only the kiosk\'s table makes it retryable', () => {
   assert.deepEqual(recordedError({ code: 'network_error', message: 'lost' }), { code: 'network_error', message: 'lost', retryable: true });
   assert.deepEqual(recordedError({ code: 'refund_window_expired', message: 'too late' }), { code: 'refund_window_expired', message: 'too late', retryable: false });
-  assert.deepEqual(recordedError({ code: 'internal_error', message: 'old row' }), { code: 'internal_error', message: 'old row', retryable: false });
+  assert.deepEqual(recordedError({ code: 'http_503', message: 'HTTP 503' }), { code: 'http_503', message: 'HTTP 503', retryable: false });
+});
+
+test('issue 13: a recorded code in none of the tables is unknown_platform_error, its message kept (the row keeps the raw code)', () => {
+  for (const code of ['internal_error', 'some_future_code', 'http_4290', 'constructor', '']) {
+    assert.deepEqual(recordedError({ code, message: 'old row' }), { code: 'unknown_platform_error', message: 'old row', retryable: false }, code);
+  }
+});
+
+test('issue 13: parseErrorCode passes a code of the tables on as it is and keeps any other in rawCode', () => {
+  for (const code of ['network_error', 'launch_secret_refused', 'refund_in_progress', 'invalid_grant', 'failed_dependency', 'http_400', 'http_599']) {
+    assert.deepEqual(parseErrorCode(code), { code }, code);
+  }
+  for (const raw of ['some_future_code', 'http_4290', 'http_', 'xhttp_503', 'toString', '__proto__']) {
+    assert.deepEqual(parseErrorCode(raw), { code: 'unknown_platform_error', rawCode: raw }, raw);
+  }
 });

@@ -1,6 +1,5 @@
 import type { KioskOrder } from '../../../../shared/kiosk-api.ts';
-
-type Translate = (key: string, params?: Record<string, string | number>) => string;
+import type { Translator } from '../../i18n/translate.ts';
 
 /**
  * The payment method in words (issue 5 "Paid"; receipts, issue 6). The platform gives `payment_method.type`
@@ -9,13 +8,9 @@ type Translate = (key: string, params?: Record<string, string | number>) => stri
  * words of its own (pix, account_money) wins; otherwise the type in words with the brand beside it. Ids and types
  * this table does not know fall back to "another method (<id>)", never to a raw key.
  */
-export function paymentMethodText(method: KioskOrder['paymentMethod'], t: Translate): string {
+export function paymentMethodText(method: KioskOrder['paymentMethod'], { t, lookup }: Pick<Translator, 't' | 'lookup'>): string {
   const id = method?.id ?? null;
   const type = method?.type ?? null;
-  const lookup = (key: string): string | null => {
-    const text = t(key);
-    return text === key ? null : text;
-  };
   const own = id ? lookup(`sale.method.${id}`) : null;
   if (own) return own;
   const typeWords = type ? lookup(`sale.method.${type}`) : null;

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LiveStatus } from '../../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment, isNonFinal } from '../../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../../fakes/tracked-order-store.ts';
+import { isFinalOrder } from '../../../../shared/order-status.ts';
 import { PlatformError, PlatformNetworkError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';
 
@@ -87,7 +88,7 @@ function setup(remote: (id: string) => Answer, options: { sellerId?: string | nu
     },
     store,
     awaiting: () => store.all().filter((s) => isAwaitingPayment(s.order)).map((s) => s.order.id),
-    nonFinal: () => store.all().filter((s) => isNonFinal(s.order)).map((s) => s.order.id),
+    nonFinal: () => store.all().filter((s) => !isFinalOrder(s.order)).map((s) => s.order.id),
     sellerId: () => (options.sellerId === undefined ? SELLER : options.sellerId),
     clock: { now: () => 0 },
     random: () => 0.5,

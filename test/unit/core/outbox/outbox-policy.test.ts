@@ -2,7 +2,8 @@
 // GET-free update of an order from a refund response.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifySendError, mergeRefundResponse } from '../../../../electron/core/outbox/outbox.ts';
+import { classifySendError } from '../../../../electron/core/outbox/send-outcome.ts';
+import { mergeRefundResponse } from '../../../../electron/core/outbox/refund-job.ts';
 import { PlatformError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
 

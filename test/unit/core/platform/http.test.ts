@@ -150,6 +150,14 @@ describe('PlatformHttp errors (platform-facts "Error bodies": both shapes, statu
     assert.ok(!error.message.includes('s3cr3t-value'), error.message);
     assert.match(error.message, /\[redacted\]/);
   });
+
+  it('issue 13: a code in none of the tables is unknown_platform_error, the raw code kept for logs (and redacted too)', async () => {
+    const refreshToken = 'TG-0123456789abcdef-42';
+    const { http } = client([json(400, { error: `new_refusal_${refreshToken}`, message: 'refused for a new reason', status: 400, cause: [] })]);
+    const error = await rejection(http.request('POST', '/oauth/token', { body: { grant_type: 'refresh_token', refresh_token: refreshToken } }));
+    assert.deepEqual([error.code, error.rawCode, error.message, error.status], ['unknown_platform_error', 'new_refusal_[redacted]', 'refused for a new reason', 400]);
+    assert.deepEqual(error.kioskError(), { code: 'unknown_platform_error', message: 'refused for a new reason', details: [], retryable: false });
+  });
 });
 
 describe('PlatformHttp retries (style guide 8 and 9)', () => {

@@ -41,3 +41,13 @@ describe('shouldRetry (style guide 8: network errors, 429 and 5xx; never another
     });
   }
 });
+
+describe('platformErrorFrom (issue 13: PlatformError.code is one of the tables)', () => {
+  it('a code of the tables is the code; the raw code is only kept when it is in none of them', () => {
+    const known = platformErrorFrom(409, { errors: [{ code: 'refund_in_progress', message: 'x', details: [] }] });
+    assert.deepEqual([known.code, known.rawCode], ['refund_in_progress', undefined]);
+    const unknown = platformErrorFrom(503, { errors: [{ code: 'brand_new_outage', message: 'Down for a bit.', details: ['zone'] }] });
+    assert.deepEqual([unknown.code, unknown.rawCode, unknown.message, unknown.details], ['unknown_platform_error', 'brand_new_outage', 'Down for a bit.', ['zone']]);
+    assert.equal(unknown.retryable, true, 'the status still decides: a 5xx with a new code is worth another try');
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessToken } from '../../../../shared/schemas/oauth.ts';
+import type { OAuthErrorCode } from '../../../../shared/errors.ts';
 import type { ConnectionState } from '../../../../shared/kiosk-api.ts';
 import { PlatformSession, type TokenEndpoint } from '../../../../electron/core/platform/session.ts';
 import { memorySessionMetaStore } from '../../../fakes/session-meta-store.ts';
@@ -43,7 +44,7 @@ class FakeEndpoint implements TokenEndpoint {
   }
 }
 
-const oauthError = (code: string) => new PlatformError(400, code, `refused: ${code}`);
+const oauthError = (code: OAuthErrorCode) => new PlatformError(400, code, `refused: ${code}`);
 const unauthorized = () => new PlatformError(401, 'unauthorized', 'The access token is invalid or expired.');
 
 function setup() {

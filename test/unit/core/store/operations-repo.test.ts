@@ -40,8 +40,8 @@ afterEach(() => {
 });
 
 describe('operations repo', () => {
-  test('the schema is at migration 4 (refund request ids)', () => {
-    assert.equal(db.pragma('user_version', { simple: true }), 4);
+  test('the schema is at migration 5 (issue 14: open orders, history indexes)', () => {
+    assert.equal(db.pragma('user_version', { simple: true }), 5);
   });
 
   test('recording makes a fresh UUID key per operation, stored before anything is sent, and it survives a reopen', () => {
@@ -111,6 +111,59 @@ describe('operations repo', () => {
     ops.markQueued(op.id, null, now + 60_000, null);
     assert.equal(ops.makeAllDue(), 1);
     assert.equal(ops.require(op.id).nextAttemptAt, now);
+  });
+
+  test('issue 14: what may go now is the oldest pending item of each order, when due; the items of one order by index', () => {
+    const other = sampleOrder({}, 2).id;
+    const first = ops.record('refund', orderId, partial, '25.00');
+    const second = ops.record('cancel', orderId, null, null);
+    const elsewhere = ops.record('refund', other, null, null);
+    ops.markSending(first.id);
+    ops.markQueued(first.id, { code: 'network_error', message: 'no answer' }, now + 60_000, null);
+    assert.deepEqual(
+      ops.dueOutbox(now).map((op) => op.id),
+      [elsewhere.id],
+      'the later item of an order waits behind its earlier one, due or not',
+    );
+    assert.deepEqual(
+      ops.dueOutbox(now + 60_000).map((op) => op.id),
+      [first.id, elsewhere.id],
+    );
+    ops.markSending(elsewhere.id);
+    assert.deepEqual(
+      ops.dueOutbox(now).map((op) => op.id),
+      [elsewhere.id],
+      'sending counts as due (a process that died left it)',
+    );
+    ops.markFailed(first.id, { code: 'refund_amount_exceeds', message: 'no' });
+    assert.deepEqual(
+      ops.dueOutbox(now).map((op) => op.id),
+      [second.id, elsewhere.id],
+    );
+    assert.deepEqual(
+      ops.outboxForOrder(orderId).map((item) => [item.id, item.state]),
+      [
+        [first.id, 'failed'],
+        [second.id, 'queued'],
+      ],
+    );
+    ops.markDropped(first.id);
+    assert.deepEqual(
+      ops.outboxForOrder(orderId).map((item) => item.id),
+      [second.id],
+      'dropped and done items are not waiting',
+    );
+  });
+
+  test('a stored error code the kiosk has no words for is kept as rawCode (issue 13)', () => {
+    const op = ops.record('refund', orderId, null, null);
+    ops.markSending(op.id);
+    ops.markFailed(op.id, { code: 'weird_code', message: 'odd' });
+    assert.deepEqual(ops.listOutbox()[0]?.lastError, { code: 'unknown_platform_error', rawCode: 'weird_code', message: 'odd' });
+    const renamed = ops.record('refund', sampleOrder({}, 3).id, null, null);
+    ops.markSending(renamed.id);
+    ops.markFailed(renamed.id, { code: 'offline', message: 'gone' });
+    assert.deepEqual(ops.listOutbox()[1]?.lastError, { code: 'network_error', message: 'gone' }, 'an old name reads under the new one');
   });
 
   test('a request that does not fit its kind is refused before it is recorded', () => {

@@ -56,3 +56,40 @@ test('seed 8: keys past the window are forgotten as new ones are written, so the
   assert.equal(state.idempotency.has('u1:new'), false);
   assert.equal(state.idempotency.size, 2);
 });
+
+// Moved from the snapshotJson tests (issue 7) when the store began keeping the response's JSON text (issue 14): a replay
+// shows the first response (seed 4.3) whatever later happens to the objects it was rendered from.
+test('seed 4.3: a remembered response is a snapshot: changing the original afterwards changes nothing in the replay', () => {
+  const { store } = setup();
+  const shared = { id: 'x', tags: ['a', { deep: 1 }] as unknown[] };
+  const body = { id: 'ORD1', amount: '1.50', missing: undefined, nothing: null, flags: [true, false, 0, ''], items: [shared], again: shared };
+  const json = store.remember('u1', 'k', 'fp', 201, body);
+  assert.equal(json, JSON.stringify(body), 'the text sent is the text a JSON serialiser makes of the body');
+  shared.tags.push('b');
+  (shared.tags[1] as { deep: number }).deep = 2;
+  body.flags.pop();
+  const replay = store.lookup('u1', 'k', 'fp');
+  assert.equal(replay.kind, 'replay');
+  const replayed = (replay as { body: typeof body }).body;
+  assert.deepStrictEqual(replayed.items[0], { id: 'x', tags: ['a', { deep: 1 }] });
+  assert.deepStrictEqual(replayed.again, { id: 'x', tags: ['a', { deep: 1 }] });
+  assert.equal(replayed.flags.length, 4);
+  assert.equal(JSON.stringify(replayed), json);
+});
+
+test('seed 4.3: an own "__proto__" key of client JSON replays as data, not as a prototype', () => {
+  const { store } = setup();
+  const body = JSON.parse('{"doc":{"__proto__":{"polluted":true},"ok":1}}') as { doc: Record<string, unknown> };
+  store.remember('u1', 'k', 'fp', 201, body);
+  const replayed = (store.lookup('u1', 'k', 'fp') as { body: typeof body }).body;
+  assert.deepStrictEqual(Object.keys(replayed.doc), ['__proto__', 'ok']);
+  assert.equal(Object.getPrototypeOf(replayed.doc), Object.prototype);
+  assert.equal((replayed.doc as { polluted?: boolean }).polluted, undefined);
+  assert.equal(JSON.stringify(replayed), JSON.stringify(body));
+});
+
+test('a record stored before the JSON text (a value in body) still replays after an upgrade', () => {
+  const { store, state, clock } = setup();
+  state.idempotency.put('u1:k', { id: 'u1:k', fingerprint: 'fp', status: 201, body: { id: 'ORD1' }, created_at: clock.now() });
+  assert.deepEqual(store.lookup('u1', 'k', 'fp'), { kind: 'replay', status: 201, body: { id: 'ORD1' } });
+});

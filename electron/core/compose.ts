@@ -2,13 +2,16 @@ import { EventEmitter } from 'node:events';
 import { randomInt, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { VaultUnavailableError, type Clock, type Logger, type OrdersPort, type Random, type ReceiptPrinter, type TokenVault } from './ports.ts';
+import { VaultUnavailableError, type Clock, type Logger, type OrdersPort, type Random } from './ports.ts';
+import type { KioskCore, KioskCoreOptions } from './kiosk-core.ts';
+
+export type { KioskCore, KioskCoreOptions };
 import { openKioskDatabase } from './store/database.ts';
 import { OrdersRepo } from './store/orders-repo.ts';
 import { OperationsRepo } from './store/operations-repo.ts';
 import { SettingsRepo, type KeyValue } from './store/settings-repo.ts';
 import { AuditLog } from './store/audit-log.ts';
-import { Outbox } from './outbox/outbox.ts';
+import { Outbox, type OutboxOptions } from './outbox/outbox.ts';
 import { Catalog } from './catalog/catalog-service.ts';
 import { effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
 import { recover } from './recovery.ts';
@@ -16,7 +19,7 @@ import { LiveStatus } from './live/live-status.ts';
 import { PlatformHttp } from './platform/http.ts';
 import { OAuthClient } from './platform/oauth-client.ts';
 import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
-import { OrdersClient } from './platform/orders-client.ts';
+import { OrdersClient, type TokenProvider } from './platform/orders-client.ts';
 import { PlatformError } from './platform/errors.ts';
 import { ManagerPin, type PinRecord } from './pin.ts';
 import { PepperedPin, PinPepper } from './pin-pepper.ts';
@@ -36,61 +39,67 @@ import { COUNTRY_CURRENCY } from '../../shared/schemas/common.ts';
 import type { Order } from '../../shared/schemas/order.ts';
 import { systemClock } from '../../node-common/time.ts';
 
-export interface KioskCoreOptions {
-  /** Folder of the kiosk's database (kiosk.sqlite). */
-  dataDir: string;
-  platformUrl: string;
-  /**
-   * The launch's relay (training: the embedded one). What a manager saves in the settings (relayUrl, relayKey)
-   * overrides it; its key is only ever sent to its own URL.
-   */
-  relay: { url: string; key: string } | null;
-  vault: TokenVault;
-  /** Shown to the manager when the vault is memory (training without a keychain). */
-  vaultWarning?: string | null;
-  /** Training mode: the embedded sandbox; enables simulatePayment and marks every screen. */
-  training?: { clientId: string; clientSecret: string; countryCode: string; posId: string } | null;
-  clock?: Clock;
-  random?: Random;
-  fetch?: typeof fetch;
-  logger?: Logger;
-  /** Opens the platform's authorization page in the system browser (authorization_code flow). */
-  openBrowser?: (url: string) => Promise<void>;
-  /** Silent receipt printing (issue 6, the Electron shell); absent: printReceipt answers printed: false. */
-  printer?: ReceiptPrinter;
-  pollIntervalMs?: number;
+// issue 13 "compose is the only wiring": the kiosk core is built here, in small stages that partial stacks (the outbox
+// tests, the crash children, the outbox bench) call too, so what they test and measure is wired as the app wires it.
+
+/** The kiosk's SQLite file and the repositories over it. */
+export interface KioskStore {
+  db: Database.Database;
+  ordersRepo: OrdersRepo;
+  ops: OperationsRepo;
+  settingsRepo: SettingsRepo;
+  audit: AuditLog;
 }
 
-export interface KioskCore {
-  api: KioskApi;
-  events: { subscribe(listener: (event: KioskEvent) => void): () => void };
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /**
-   * issue 12: the secrets this core holds now (tokens, client secret, relay keys, the PIN pepper, training's client
-   * secret), for the logger to redact; asked on every log line, so it answers from memory, synchronously.
-   */
-  secrets(): string[];
+/** Opens (creating or migrating) the kiosk's database; throws the store's errors (DamagedDatabaseError...) as they are. */
+export function openKioskStore(file: string, clock: Clock): KioskStore {
+  const db = openKioskDatabase(file);
+  return { db, ordersRepo: new OrdersRepo(db, clock), ops: new OperationsRepo(db, clock), settingsRepo: new SettingsRepo(db), audit: new AuditLog(db, clock) };
+}
+
+/** What an outbox takes besides its store and the Orders API (its policy and listeners). */
+export type OutboxWiring = Omit<OutboxOptions, 'db' | 'ops' | 'ordersRepo' | 'audit' | 'orders'>;
+
+/** The offline queue of refunds and cancels over the store; not started. */
+export function composeOutbox(store: KioskStore, orders: OrdersPort, wiring: OutboxWiring): Outbox {
+  return new Outbox({ db: store.db, ops: store.ops, ordersRepo: store.ordersRepo, audit: store.audit, orders, ...wiring });
+}
+
+/** The platform's HTTP client (retries, backoff, Retry-After), shared by the OAuth and Orders clients. */
+export function composePlatformHttp(o: { platformUrl: string; clock: Clock; random: Random; fetch?: typeof fetch | undefined; logger?: Logger | undefined }): PlatformHttp {
+  return new PlatformHttp({ baseUrl: o.platformUrl, clock: o.clock, random: o.random, fetch: o.fetch, logger: o.logger });
+}
+
+/** Every call through the Orders port passes here (the core: to learn whether the platform is reachable). */
+export type CallObserver = <T>(call: () => Promise<T>) => Promise<T>;
+
+/** The Orders API as the core uses it: OrdersClient over `http` with the session's tokens, each call observed. */
+export function composeOrdersPort(http: PlatformHttp, tokens: TokenProvider, observe: CallObserver = (call) => call()): OrdersPort {
+  const client = new OrdersClient(http, tokens);
+  return {
+    create: (body, o) => observe(() => client.create(body, o)),
+    get: (id) => observe(() => client.get(id)),
+    cancel: (id, o) => observe(() => client.cancel(id, o)),
+    refund: (id, body, o) => observe(() => client.refund(id, body, o)),
+  };
 }
 
 const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
  * The kiosk core (issue 4): the main process's services composed behind the KioskApi contract. Plain Node, no
- * `electron` import, so the Electron shell, the web shell and the tests run the same code.
+ * `electron` import, so the Electron shell, the web shell and the tests run the same code. Rejects with the store's
+ * error when the database cannot be opened.
  */
-export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCore> {
+export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
   // issue 12: every secret that passes through the vault is remembered for secrets() (the logger's redaction list).
   const vault = new RememberingVault(given.vault);
   const options: KioskCoreOptions = { ...given, vault };
   const clock = options.clock ?? systemClock;
   const random = options.random ?? (() => randomInt(0, 2 ** 47) / 2 ** 47);
   const logger = options.logger ?? silentLogger;
-  const db: Database.Database = openKioskDatabase(join(options.dataDir, 'kiosk.sqlite'));
-  const ordersRepo = new OrdersRepo(db, clock);
-  const ops = new OperationsRepo(db, clock);
-  const settingsRepo = new SettingsRepo(db);
-  const audit = new AuditLog(db, clock);
+  const store = openKioskStore(join(options.dataDir, 'kiosk.sqlite'), clock);
+  const { db, ordersRepo, ops, settingsRepo, audit } = store;
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const emit = (event: KioskEvent) => emitter.emit('event', event);
@@ -115,7 +124,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
   }
   let activeRelay = effectiveRelay(settings(), savedRelayKey, launch);
 
-  const http = new PlatformHttp({ baseUrl: options.platformUrl, clock, random, ...(options.fetch ? { fetch: options.fetch } : {}), logger });
+  const http = composePlatformHttp({ platformUrl: options.platformUrl, clock, random, fetch: options.fetch, logger });
   const session = new PlatformSession({
     oauth: new OAuthClient(http),
     vault: options.vault,
@@ -143,7 +152,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
     emit({ type: 'connectivity.changed', connectivity });
     if (cameBack) void outbox.kick();
   };
-  const observe = async <T>(call: () => Promise<T>): Promise<T> => {
+  const observe: CallObserver = async (call) => {
     try {
       const value = await call();
       setConnectivity({ platform: 'online', lastContactAt: new Date(clock.now()).toISOString() });
@@ -156,35 +165,29 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
       throw error;
     }
   };
-  const client = new OrdersClient(http, session);
-  const orders: OrdersPort = {
-    create: (body, o) => observe(() => client.create(body, o)),
-    get: (id) => observe(() => client.get(id)),
-    cancel: (id, o) => observe(() => client.cancel(id, o)),
-    refund: (id, body, o) => observe(() => client.refund(id, body, o)),
-  };
+  const orders = composeOrdersPort(http, session, observe);
 
-  const orderChanged = (order: Order) => emit({ type: 'order.updated', order: toKioskOrder(order, outbox.list()) });
-  const outbox = new Outbox({
-    db,
-    ops,
-    ordersRepo,
-    orders,
+  // issue 14: an order's outbox items by index (Outbox.pendingFor), never by listing the whole outbox.
+  const orderChanged = (order: Order) => emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id)) });
+  const outbox = composeOutbox(store, orders, {
     clock,
     random,
-    audit,
     logger,
-    onChange: (items) => emit({ type: 'outbox.changed', items }),
+    onChange: (changed) => emit({ type: 'outbox.changed', changed }),
     onOrder: orderChanged,
+    // issue 14: offline, the outbox probes with one item a tick instead of retrying every waiting refund; the probe's
+    // success brings the platform back (observe), and that kicks the whole queue.
+    offline: () => connectivity.platform === 'offline',
   });
   const live = new LiveStatus({
     relay: activeRelay,
     cursor: settingsRepo.kv<string>('relay_cursor'),
     orders,
     // issue 12: only platform answers are stored here; the column that held a webhook's unsigned version stays empty.
-    store: { load: (id) => ordersRepo.load(id), save: (order) => ordersRepo.save(order, null) },
-    awaiting: () => ordersRepo.nonFinal().filter((s) => s.order.status === 'created').map((s) => s.order.id),
-    nonFinal: () => ordersRepo.nonFinal().map((s) => s.order.id),
+    store: { load: (id) => ordersRepo.load(id), save: (order) => ordersRepo.save(order) },
+    // issue 14: ids from the final column's partial index, no order body read; only orders that can still change.
+    awaiting: () => ordersRepo.nonFinalIds().filter((o) => o.status === 'created').map((o) => o.id),
+    nonFinal: () => ordersRepo.nonFinalIds().map((o) => o.id),
     sellerId: () => session.userId,
     clock,
     random,
@@ -246,7 +249,6 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
     vault: options.vault,
     training,
     launch,
-    fetch: options.fetch,
     openBrowser: options.openBrowser,
     printer: options.printer,
     clock,
@@ -271,7 +273,7 @@ export async function createKioskCore(given: KioskCoreOptions): Promise<KioskCor
     sessionState,
     emit,
     orderChanged,
-    orderView: (order) => toKioskOrder(order, outbox.list()),
+    orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id)),
     guards,
   };
   const api: KioskApi = {

@@ -1,0 +1,57 @@
+// Builds the web shell (launch/web.ts) into one ES module, out/web.mjs, that plain `node` runs (issue 14 "cold start").
+// Run through tsx, the web shell spent most of its start in the loader, not in the kiosk: tsx's hooks alone cost a
+// static page about 0.4 s, and every one of the ~200 project modules and the npm packages' files went through them
+// (spawn → listening 2.0 s under tsx, 0.7 s as this bundle, same machine and load). `npm start` makes it at each start,
+// as it does the Electron shell's bundle, and runs it when Electron cannot run; the web-shell cold-start bench
+// (bench/renderer.bench.ts) runs it too. `npm run web` and the tests still run the sources through tsx.
+// The file sits one folder below the project, as launch/web.ts does, so its `import.meta.dirname/..` is the project
+// (launch/run-web.ts finds renderer/dist that way) and npm packages resolve from the project's node_modules. npm
+// packages stay external: better-sqlite3 and keytar are native, and the rest load as fast from node_modules.
+// Usage: node --import tsx build/bundle-web.ts
+import { build } from 'esbuild';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = join(import.meta.dirname, '..');
+export const WEB_BUNDLE = join(root, 'out', 'web.mjs');
+
+/** Bundles the web shell into `outfile` (out/web.mjs by default) and resolves to its path. */
+export function bundleWeb(outfile = WEB_BUNDLE): Promise<string> {
+  return bundleNodeEntry(join(root, 'launch', 'web.ts'), outfile);
+}
+
+/**
+ * Bundles a Node entry point of this project into one ES module, `outfile`, which must sit one folder below the
+ * project (see above); the bench bundles its static-page baseline with it, so both start the same way. The file is
+ * replaced in one rename: a process starting from it at that moment (`npm start` makes out/web.mjs at every start)
+ * reads the old file or the new one, never half of one.
+ */
+export async function bundleNodeEntry(entry: string, outfile: string): Promise<string> {
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    // package.json "engines": Node 20.12 or newer.
+    target: 'node20.12',
+    packages: 'external',
+    sourcemap: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    absWorkingDir: root,
+    write: false,
+  });
+  const code = result.outputFiles.find((file) => file.path === outfile);
+  if (!code) throw new Error(`esbuild made no ${outfile}`);
+  mkdirSync(dirname(outfile), { recursive: true });
+  const partial = `${outfile}.${process.pid}.tmp`;
+  writeFileSync(partial, code.contents);
+  renameSync(partial, outfile);
+  return outfile;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await bundleWeb();
+}

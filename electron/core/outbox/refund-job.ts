@@ -1,0 +1,66 @@
+import type { JobKind } from './job-kind.ts';
+import { classifySendError } from './send-outcome.ts';
+import { orderSchema, type Order, type RefundOrderResponse } from '../../../shared/schemas/order.ts';
+import { formatAmount, parseAmount } from '../../../shared/money.ts';
+
+/**
+ * A queued refund (seed 4.6): its stored body (null: a full refund, no body) is sent on every attempt, and the answer,
+ * which lists the refunds it made, is merged into the stored order.
+ */
+export const refundJob: JobKind<'refund'> = {
+  send: (job, orders) => orders.refund(job.orderId as string, job.request ?? undefined, { idempotencyKey: job.key }),
+  classify: classifySendError,
+  orderAfter: (_job, result, stored) => {
+    const order = stored();
+    return order ? mergeRefundResponse(order, result as RefundOrderResponse) : null;
+  },
+};
+
+/**
+ * The order after a refund, from the refund response (seed 4.6: the order's id and status, the refunds that request
+ * created) and the stored order: refunds added, the payment's refunded amount and status recomputed. Returns null when
+ * the two do not add up (the stored order was stale), so the caller GETs instead. last_updated_date is kept: the
+ * response carries none, and the next webhook or GET brings it.
+ */
+export function mergeRefundResponse(order: Order, response: RefundOrderResponse): Order | null {
+  if (!response || response.id !== order.id || !Array.isArray(response.transactions?.refunds)) return null;
+  const currency = order.currency;
+  const payment = order.transactions.payments[0];
+  if (!payment) return null;
+  const refunds = [...(order.transactions.refunds ?? [])];
+  for (const refund of response.transactions.refunds) {
+    const at = refunds.findIndex((r) => r.id === refund.id);
+    if (at >= 0) refunds[at] = refund;
+    else refunds.push(refund);
+  }
+  let refunded = 0;
+  for (const refund of refunds) {
+    if (refund.status === 'failed') continue;
+    const value = parseAmount(refund.amount, currency);
+    if (!value.ok) return null;
+    refunded += value.minor;
+  }
+  const paid = parseAmount(payment.paid_amount ?? payment.amount, currency);
+  if (!paid.ok || refunded > paid.minor) return null;
+  const full = refunded === paid.minor;
+  const expected = full ? ['refunded', 'refunded'] : ['processed', 'partially_refunded'];
+  if (response.status !== expected[0] || response.status_detail !== expected[1]) return null;
+  const merged: Order = {
+    ...order,
+    status: response.status,
+    status_detail: response.status_detail,
+    transactions: {
+      ...order.transactions,
+      payments: [
+        {
+          ...payment,
+          refunded_amount: formatAmount(refunded, currency),
+          ...(full ? { status: 'refunded' as const, status_detail: 'refunded' as const } : {}),
+        },
+        ...order.transactions.payments.slice(1),
+      ],
+      refunds,
+    },
+  };
+  return orderSchema.safeParse(merged).success ? merged : null;
+}

@@ -1,0 +1,33 @@
+// issue 14 "cold start: lazy-load what the first screen does not need": the web shell's launch loads no Redis client.
+// The embedded relay keeps its log in SQLite, and ioredis alone took 0.1–0.3 s of a cold start; relay/log/redis-log.ts
+// loads it only when a Redis log is made. Checked in a fresh process, whose module cache holds what the launch loaded.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+/** The npm packages in the module cache of a process that imported `entry`: files loaded per package. */
+function packagesLoadedBy(entry: string): Record<string, number> {
+  const script = `
+    import { createRequire } from 'node:module';
+    await import(${JSON.stringify(pathToFileURL(entry).href)});
+    const counts = {};
+    for (const file of Object.keys(createRequire(import.meta.url).cache)) {
+      const name = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(file)?.[1];
+      if (name) counts[name] = (counts[name] ?? 0) + 1;
+    }
+    process.stdout.write(JSON.stringify(counts));`;
+  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  return JSON.parse(output) as Record<string, number>;
+}
+
+test('issue 14: starting the web shell loads no Redis client', () => {
+  const launch = packagesLoadedBy(join(root, 'launch', 'run-web.ts'));
+  // The check sees the packages the launch does load (the sandbox's and the relay's server), so an empty answer
+  // cannot pass for a lazy one.
+  assert.ok((launch.fastify ?? 0) > 0, `fastify is among the loaded packages: ${JSON.stringify(launch)}`);
+  assert.equal(launch.ioredis, undefined, 'ioredis is not loaded');
+});
