@@ -1,8 +1,9 @@
 // Issue 14 "history-scale": does a year of orders make the kiosk slow? A kiosk.sqlite of 200,000 orders over 365 days
 // (20,000 with --quick), written through the project's own store (openKioskStore: OrdersRepo and OperationsRepo, so
 // every row passes the same checks a sale's would), then the web shell (launch/web.ts, training) started on it as a
-// child process and measured THROUGH its KioskApi over HTTP, the way the counter display asks: the History "today"
-// list, the list from an older day, a search by reference and one by amount over the whole year, one order.
+// child process and measured THROUGH its KioskApi over HTTP, the way the counter display asks: the first page (50) of
+// the History "today" list, a page of an older day (since/until that day), a search by reference and one by amount
+// over the whole year, one order.
 // Each figure's baseline is the same OrdersRepo call in this process on the same file: the SQL underneath, so the
 // ratio is what the API adds. Goal: each p99 < 20 ms. Also the database size per 100,000 orders, and the idle cost:
 // the relay pointed at a closed port (so the kiosk polls), three orders awaiting payment, the kiosk's CPU over 30 s
@@ -19,6 +20,7 @@ import { openKioskStore } from '../electron/core/compose.ts';
 import type { Order } from '../shared/schemas/order.ts';
 import { startNodeProcess, type NodeProcess } from '../test/support/node-process.ts';
 import { seededRandom } from '../test/support/seeded-random.ts';
+import { kioskApiClient, type KioskApiCall } from './lib/kiosk-api.ts';
 import { distribution, type Distribution } from './lib/stats.ts';
 import { cpuMs, loopDelay, rssMiB, type LoopDelay } from './lib/process-stats.ts';
 import { figure, type BenchContext, type BenchResult, type Figure } from './lib/report.ts';
@@ -32,8 +34,6 @@ const READY = /^Kiosk \([^)]*\) at (http:\/\/127\.0\.0\.1:\d+)\/\?k=([0-9a-f]+)$
 /** Bump when the generated file's shape changes, so a cached one is not reused. */
 const GENERATOR_VERSION = 2;
 const ITEMS = ['Café con leche', 'Medialuna', 'Tostado de jamón y queso', 'Agua mineral 500 ml', 'Alfajor de maicena', 'Jugo de naranja exprimido', 'Factura surtida', 'Sándwich de miga'];
-
-type ApiResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
 interface Sample {
   /** An order from about half a year ago: its reference and amount are what the searches look for. */
@@ -186,7 +186,7 @@ function cachedDatabase(total: number, now: number, log: (line: string) => void)
 
 interface Store {
   kiosk: NodeProcess;
-  api<T>(method: string, input: unknown): Promise<T>;
+  api: KioskApiCall;
 }
 
 async function startKiosk(dataDir: string): Promise<Store> {
@@ -195,12 +195,7 @@ async function startKiosk(dataDir: string): Promise<Store> {
   const kiosk = await startNodeProcess('launch/web.ts', ['--training', '--data-dir', dataDir, '--no-open', '--port', '0'], { ready: READY, env });
   const origin = kiosk.ready[1] as string;
   const secret = kiosk.ready[2] as string;
-  const api = async <T>(method: string, input: unknown): Promise<T> => {
-    const response = await fetch(`${origin}/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-kiosk-secret': secret }, body: JSON.stringify(input) });
-    const result = (await response.json()) as ApiResult<T>;
-    if (!result.ok) throw new Error(`kiosk ${method}: ${result.error.code} ${result.error.message}`);
-    return result.value;
-  };
+  const api = kioskApiClient(origin, secret);
   return { kiosk, api };
 }
 
@@ -243,11 +238,13 @@ export default async function historyScaleBench(context: BenchContext): Promise<
     const today = startOfDay(now);
     const olderDay = startOfDay(now - 200 * DAY_MS);
     const { old, ids } = cached.sample;
-    // The History screen's calls (renderer/src/screens/History.svelte: since today, 200 at most), the searches over the
-    // whole year (the slow case: a match half a year back), and getOrder as the detail view asks.
+    // The History screen's calls (renderer/src/screens/History.svelte: pages of 50 since today; issue 14 "a page of an
+    // older day": that day's first page, bounded by since and until), the searches over the whole year (the slow case:
+    // a match half a year back), and getOrder as the detail view asks.
+    const olderDayEnd = new Date(Date.parse(olderDay) + DAY_MS).toISOString();
     const calls: Record<string, { method: string; input: (i: number) => Record<string, unknown> }> = {
-      'today list': { method: 'listOrders', input: () => ({ since: today, limit: 200 }) },
-      'older day list': { method: 'listOrders', input: () => ({ since: olderDay, limit: 200 }) },
+      'today first page': { method: 'listOrdersPage', input: () => ({ since: today, limit: 50 }) },
+      'older day page': { method: 'listOrdersPage', input: () => ({ since: olderDay, until: olderDayEnd, limit: 50 }) },
       'search by reference': { method: 'listOrders', input: () => ({ query: old.reference.slice(6), limit: 200 }) },
       'search by amount': { method: 'listOrders', input: () => ({ query: old.amount, limit: 200 }) },
       'one order': { method: 'getOrder', input: (i) => ({ id: ids[i % ids.length] }) },
@@ -262,6 +259,7 @@ export default async function historyScaleBench(context: BenchContext): Promise<
         const run = (i: number) => {
           const input = call.input(i);
           if (call.method === 'getOrder') return direct.ordersRepo.load(input.id as string) === null ? 0 : 1;
+          if (call.method === 'listOrdersPage') return direct.ordersRepo.page(input as { since?: string; until?: string; limit?: number }).orders.length;
           return direct.ordersRepo.list(input as { since?: string; query?: string; limit?: number }).length;
         };
         rows[name] = run(0);
@@ -328,7 +326,7 @@ export default async function historyScaleBench(context: BenchContext): Promise<
       rows,
       idle,
       notes: [
-        'listOrders has no upper date bound: "older day list" is since that day, newest first, as the API can ask it',
+        'the lists are the History screen\'s pages of 50 (listOrdersPage): today\'s first page, and an older day\'s first page (since/until that day)',
         'searches run over the whole year (no since) for an order from half a year back: the History screen searches from today',
         `relay after the idle phase: ${connectivity.relay}`,
       ],

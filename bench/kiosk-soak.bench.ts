@@ -18,6 +18,7 @@ import { connectSse, type SseConnection } from '../test/support/sse-client.ts';
 import { keychainForTests, type TestKeychain } from '../test/integration/launch/private-keyring.ts';
 import { secretServiceProblem } from '../test/support/secret-service.ts';
 import { cpuMs, loopDelay, rssMiB, type LoopDelay } from './lib/process-stats.ts';
+import { kioskApiClient, type KioskApiCall } from './lib/kiosk-api.ts';
 import { distribution, type Distribution } from './lib/stats.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
 
@@ -30,8 +31,6 @@ const SALE_TIMEOUT_MS = 30_000;
 const GOAL_RSS_GROWTH = 0.1;
 const GOAL_LAST_OVER_FIRST = 1.2;
 const READY = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-
-type ApiResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 
 interface OrderView {
   id: string;
@@ -94,7 +93,7 @@ interface SoakProcesses {
   sandbox: NodeProcess;
   relay: NodeProcess;
   platformUrl: string;
-  api<T>(method: string, input: unknown): Promise<T>;
+  api: KioskApiCall;
   screen: Screen;
   close(): Promise<void>;
 }
@@ -138,12 +137,7 @@ async function startStore(keychain: TestKeychain, dir: string): Promise<SoakProc
     started.push(kiosk);
     const origin = kiosk.ready[1] as string;
     const secret = kiosk.ready[2] as string;
-    const api = async <T>(method: string, input: unknown): Promise<T> => {
-      const response = await fetch(`${origin}/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-kiosk-secret': secret }, body: JSON.stringify(input) });
-      const result = (await response.json()) as ApiResult<T>;
-      if (!result.ok) throw new Error(`kiosk ${method}: ${result.error.code} ${result.error.message}`);
-      return result.value;
-    };
+    const api = kioskApiClient(origin, secret);
     await api('connect', { method: 'client_credentials', clientId: seller.client_id, clientSecret: seller.client_secret, countryCode: 'AR', pin: PIN });
     await api('updateSettings', { pin: PIN, patch: { relayUrl, relayKey, posId: POS } });
     stream = await connectSse(`${origin}/api/events?k=${secret}`);

@@ -10,7 +10,7 @@
 // socket that reads its stream; one in PROBE_EVERY parses it and timestamps each event (parsing 5,000 streams here
 // would measure this process, not the server). Everything is on 127.0.0.1. File descriptors: each side holds N
 // sockets; Node raises its soft RLIMIT_NOFILE to the hard limit at start, and the bench checks that is enough.
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Agent, request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ import { performance } from 'node:perf_hooks';
 import { signatureHeader } from '../node-common/webhook-signature.ts';
 import { abortableSleep } from '../node-common/sleep.ts';
 import { startChildServer, type ChildServer, type MemorySample } from './lib/child.ts';
+import { until } from './lib/poll.ts';
+import { openRawEventStream } from './lib/raw-event-stream.ts';
 import { distribution, type Distribution } from './lib/stats.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
 
@@ -164,57 +166,20 @@ async function bareTarget(): Promise<Target> {
 }
 
 /** Opens one stream; resolves once the server answered 200 (a probe also starts timestamping events). */
-function openStream(port: number, streamRequest: string, probe: boolean): Promise<StreamClient> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    const client: StreamClient = { socket, seen: probe ? new Map() : null, duplicates: 0 };
-    let answered = false;
-    let partial = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('a stream did not open within 60 s'));
-    }, 60_000);
-    socket.setNoDelay(true);
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      if (!answered) reject(error);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      if (!answered) {
-        answered = true;
-        clearTimeout(timer);
-        if (!chunk.subarray(0, 16).toString('latin1').startsWith('HTTP/1.1 200')) {
-          socket.destroy();
-          reject(new Error(`the stream was refused: ${chunk.subarray(0, 40).toString('latin1')}`));
-          return;
-        }
-        resolve(client);
-      }
-      if (!client.seen) return;
-      const now = performance.now();
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.startsWith('data: ')) continue;
-        const match = /"bench_seq":(\d+)/.exec(line);
-        if (!match) continue;
-        const seq = Number(match[1]);
-        if (client.seen.has(seq)) client.duplicates += 1;
-        else client.seen.set(seq, now);
-      }
-    });
-    socket.write(streamRequest);
-  });
-}
-
-
-async function until(check: () => Promise<boolean> | boolean, limitMs: number): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await abortableSleep(100);
-  }
-  return false;
+async function openStream(port: number, streamRequest: string, probe: boolean): Promise<StreamClient> {
+  const seen = probe ? new Map<number, number>() : null;
+  const onLine = (line: string, at: number) => {
+    if (!seen || !line.startsWith('data: ')) return;
+    const match = /"bench_seq":(\d+)/.exec(line);
+    if (!match) return;
+    const seq = Number(match[1]);
+    if (seen.has(seq)) client.duplicates += 1;
+    else seen.set(seq, at);
+  };
+  const stream = openRawEventStream(port, streamRequest, probe ? onLine : null);
+  const client: StreamClient = { socket: stream.socket, seen, duplicates: 0 };
+  await stream.opened;
+  return client;
 }
 
 /**

@@ -10,7 +10,7 @@
 // Every client is a raw TCP socket in this process that parses its stream (an event reaches 5 streams only, so that
 // is cheap); the poster shares this process and its clock, so a latency is two readings of one clock. Each run starts
 // with WARMUP_SECONDS of webhooks that are not measured (JIT warm-up of the server).
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Agent, request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,8 @@ import { signatureHeader } from '../node-common/webhook-signature.ts';
 import { abortableSleep } from '../node-common/sleep.ts';
 import { REDIS_SKIP, startRedisServer } from '../test/support/redis-server.ts';
 import { startChildServer, type ChildServer, type MemorySample } from './lib/child.ts';
+import { until } from './lib/poll.ts';
+import { openRawEventStream } from './lib/raw-event-stream.ts';
 import { ROUTING_APPLICATION, ROUTING_SECRET, kioskKey, sellerId, type Fleet } from './lib/routing-fleet.ts';
 import { distribution, type Distribution } from './lib/stats.ts';
 import { figure, type BenchContext, type BenchResult, type Figure } from './lib/report.ts';
@@ -116,54 +118,18 @@ function post(agent: Agent, base: URL, seq: number, seller: string): Promise<num
 }
 
 /** Opens kiosk `k` of seller `i`'s stream; every event it reads is handed to `onEvent`. Resolves on the 200. */
-function openStream(port: number, i: number, k: number, onEvent: (client: Client, seq: number, seller: string, at: number) => void): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    const client: Client = { socket, seller: sellerId(i), live: false, seen: new Set() };
-    let answered = false;
-    let partial = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('a stream did not open within 60 s'));
-    }, 60_000);
-    socket.setNoDelay(true);
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      if (!answered) reject(error);
-    });
-    socket.on('data', (chunk: Buffer) => {
-      const now = performance.now();
-      if (!answered) {
-        answered = true;
-        clearTimeout(timer);
-        if (!chunk.subarray(0, 16).toString('latin1').startsWith('HTTP/1.1 200')) {
-          socket.destroy();
-          reject(new Error(`the stream was refused: ${chunk.subarray(0, 40).toString('latin1')}`));
-          return;
-        }
-        resolve(client);
-      }
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line === ': connected, live from now') client.live = true;
-        if (!line.startsWith('data: ')) continue;
-        const seq = /"bench_seq":(\d+)/.exec(line)?.[1];
-        const seller = /"user_id":"(\d+)"/.exec(line)?.[1];
-        if (seq !== undefined && seller !== undefined) onEvent(client, Number(seq), seller, now);
-      }
-    });
-    socket.write(`GET /events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${kioskKey(i, k)}\r\n\r\n`);
+async function openStream(port: number, i: number, k: number, onEvent: (client: Client, seq: number, seller: string, at: number) => void): Promise<Client> {
+  const request = `GET /events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${kioskKey(i, k)}\r\n\r\n`;
+  const stream = openRawEventStream(port, request, (line, at) => {
+    if (line === ': connected, live from now') client.live = true;
+    if (!line.startsWith('data: ')) return;
+    const seq = /"bench_seq":(\d+)/.exec(line)?.[1];
+    const seller = /"user_id":"(\d+)"/.exec(line)?.[1];
+    if (seq !== undefined && seller !== undefined) onEvent(client, Number(seq), seller, at);
   });
-}
-
-async function until(check: () => Promise<boolean> | boolean, limitMs: number): Promise<boolean> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await abortableSleep(100);
-  }
-  return false;
+  const client: Client = { socket: stream.socket, seller: sellerId(i), live: false, seen: new Set() };
+  await stream.opened;
+  return client;
 }
 
 const cpuMs = (usage: { user: number; system: number }) => (usage.user + usage.system) / 1000;

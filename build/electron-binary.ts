@@ -3,6 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+/** How to get Electron's binary: its own installer (package `electron`, bin `install-electron`) needs Node.js 22.12. */
+const GET_ELECTRON = 'to get it, run `npx install-electron` with Node.js 22.12 or newer, then `npm start` again';
+
 export type ElectronBinary = { ok: true; path: string } | { ok: false; reason: string };
 
 /**
@@ -21,8 +24,10 @@ export function findElectronBinary(env: NodeJS.ProcessEnv = process.env): Electr
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
   const override = env.ELECTRON_OVERRIDE_DIST_PATH;
   const binary = override ? join(override, relative ?? 'electron') : relative ? join(packageDir, 'dist', relative) : null;
-  if (!binary) return { ok: false, reason: "Electron's binary was not downloaded (its install step did not run or could not reach the network)" };
-  if (!existsSync(binary)) return { ok: false, reason: `Electron's binary is missing at ${binary}` };
+  // issue 15 "first five minutes": electron 45 has no install script, so `npm ci` never downloads the binary (the
+  // package fetches it on first use, which findElectronBinary avoids on purpose); the reason says how to get it.
+  if (!binary) return { ok: false, reason: `Electron's binary is not installed (npm ci does not download it; ${GET_ELECTRON})` };
+  if (!existsSync(binary)) return { ok: false, reason: `Electron's binary is missing at ${binary} (${GET_ELECTRON})` };
   return { ok: true, path: binary };
 }
 

@@ -10,6 +10,15 @@ import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
 
 export const WEB_USAGE = `npm run web -- ${KIOSK_USAGE.replace(/^Usage: /, '')}`;
 
+/** What training without a keychain means for the person at the counter (the details go to the debug log). */
+export const TRAINING_NO_KEYCHAIN =
+  'training mode keeps its sign-in in memory because this computer has no keychain, so the manager PIN is set again after each restart.';
+
+/** Whether a window can open: Linux needs an X11 or Wayland display; Windows and macOS always have their desktop. */
+export function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+}
+
 export interface WebOutput {
   stdout(text: string): void;
   stderr(text: string): void;
@@ -48,7 +57,11 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
   // Made before anything logs, so no line can carry it unredacted.
   const launchSecret = randomBytes(24).toString('hex');
   let kiosk: StartedKiosk | null = null;
-  const logger = createLogger({ write: (line) => out.stderr(`${line}\n`), secrets: () => [launchSecret, ...(kiosk?.secrets() ?? [])] });
+  const logger = createLogger({
+    write: (line) => out.stderr(`${line}\n`),
+    secrets: () => [launchSecret, ...(kiosk?.secrets() ?? [])],
+    debug: env.KIOSK_LOG_LEVEL === 'debug',
+  });
   try {
     kiosk = await startKiosk(config, {
       logger,
@@ -74,12 +87,23 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
   });
   const mode = kiosk.training ? 'training mode' : `live mode, platform ${config.platformUrl}`;
   out.stdout(`Kiosk (${mode}) at ${shell.url}\n`);
+  // issue 15 "first five minutes": the training platform is a tool of its own (its control API, the payer page), so
+  // its address is said too.
+  if (kiosk.training) out.stdout(`Training platform (the embedded sandbox) at ${kiosk.platformUrl}\n`);
   // issue 14 "measure where time goes": one line saying when each step of the start ended, in ms since the process
   // started (bench/renderer.bench.ts reads it).
   logger.info('kiosk started', { startupMs: { loaded, ...kiosk.startup, listening: Math.round(performance.now()) } });
-  if (kiosk.warning) out.stderr(`web: ${kiosk.warning}\n`);
+  if (kiosk.warning) {
+    // issue 15: in training a missing keychain is no failure, so the line is one plain sentence; the keychain's own
+    // diagnosis (D-Bus, what to install) is for whoever services the PC: KIOSK_LOG_LEVEL=debug writes it to the log.
+    out.stderr(`web: ${TRAINING_NO_KEYCHAIN}\n`);
+    logger.debug?.('keychain unavailable, training keeps its secrets in memory', { detail: kiosk.warning });
+  }
 
-  if (config.open) {
+  if (config.open && !hasDisplay(env)) {
+    // issue 15: a browser cannot open a window without a display (a server, an SSH session); say where to go instead.
+    out.stderr('web: no display here, so no window opens: open the URL above in a browser on this machine\n');
+  } else if (config.open) {
     const browser = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
     if (browser) {
       // App mode: no address bar or tabs, as close to a kiosk window as a browser gets.

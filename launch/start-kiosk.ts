@@ -18,6 +18,8 @@ export interface KioskExtras {
 export interface StartedKiosk {
   core: KioskCore;
   training: boolean;
+  /** The platform the kiosk talks to: in training, the embedded sandbox's address (printed at start, issue 15). */
+  platformUrl: string;
   /** Something the person at the counter should know (training without a keychain keeps tokens in memory). */
   warning: string | null;
   /**
@@ -95,6 +97,7 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
       return {
         core,
         training: true,
+        platformUrl: platform.platformUrl,
         warning,
         secrets: () => [...core.secrets(), platform.webhookSecret],
         startup,
@@ -116,7 +119,7 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
   const { vault } = await step('vault', openVault({ training: false, profile: liveVaultProfile(config.dataDir) }));
   const core = await step('core', compose({ dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common }));
   await step('started', startOrStop(core));
-  return { core, training: false, warning: null, secrets: () => core.secrets(), startup, close: () => core.stop() };
+  return { core, training: false, platformUrl: config.platformUrl, warning: null, secrets: () => core.secrets(), startup, close: () => core.stop() };
 }
 
 /** The keychain profile of a live kiosk: one per data folder (KeytarVault account names end in `@profile`). */

@@ -12,7 +12,8 @@ const binary = findElectronBinary();
 const problem = binary.ok ? nativeModulesProblem(binary.path, root) : binary.reason;
 
 if (!binary.ok || problem) {
-  process.stderr.write(`start: Electron cannot run here (${problem}); running the web shell instead.\n`);
+  // issue 15 "first five minutes": the line says first what is running, then why Electron is not and how to get it.
+  process.stderr.write(`start: running the kiosk in the web shell, not the Electron shell: ${problem}.\n`);
   // --windowed is the Electron shell's; the web shell always opens a window of its own.
   const webArgs = args.filter((arg) => arg !== '--windowed');
   // issue 14 "cold start": the web shell bundled (build/bundle-web.ts, made afresh here as the Electron shell's is) in a

@@ -158,6 +158,8 @@ export interface KioskSettings {
   storeName: string | null;
   /** The printer receipts go to silently (Electron); null: the system's default printer, or the print dialog. */
   printerName: string | null;
+  /** issue 15: a short chime when a payment lands (default on; the manager can mute it). */
+  soundOnPayment: boolean;
   hasPin: boolean;
 }
 
@@ -167,6 +169,21 @@ const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
  * repeated tap, a retry after a lost answer) is the same refund, never a second one.
  */
 export const REFUND_REQUEST_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
+/**
+ * A listOrdersPage cursor (issue 14): `<created_date>|<order id>` of the last order of a page, the key of the store's
+ * newest-first index. Opaque to the renderer, which only hands `next` back; checked strictly here, a real instant
+ * written as the store writes it (a date that rolls over, like February 30, is refused), so the core never reads a
+ * malformed bound.
+ */
+export const ORDER_CURSOR_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|(ORD[A-Za-z0-9]{26})$/;
+const orderCursor = z
+  .string()
+  .regex(ORDER_CURSOR_PATTERN, 'not a cursor of listOrdersPage')
+  .refine((cursor) => {
+    const date = cursor.slice(0, 24);
+    const ms = Date.parse(date);
+    return !Number.isNaN(ms) && new Date(ms).toISOString() === date;
+  }, 'not a cursor of listOrdersPage');
 const printable = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\p{Cc}]*$/u, 'no control characters');
 const catalogItemInput = z.strictObject({
   /** Absent: a new item. */
@@ -218,6 +235,18 @@ export const kioskInputs = {
     since: z.string().datetime().optional(),
     limit: z.number().int().min(1).max(500).optional(),
   }),
+  /**
+   * A page of listOrders' answer (issue 14: History pages instead of a 200-row cap): newest first, at most `limit`
+   * (default 50), orders created from `since` (inclusive) to `until` (exclusive). `before` is the `next` of the
+   * previous page, asked with the same query and bounds: the next page holds the orders after it, none twice.
+   */
+  listOrdersPage: z.strictObject({
+    query: z.string().max(64).optional(),
+    since: z.string().datetime().optional(),
+    until: z.string().datetime().optional(),
+    before: orderCursor.optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  }),
   listOutbox: z.strictObject({}),
   retryOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
   dropOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
@@ -237,6 +266,7 @@ export const kioskInputs = {
       countryCode: z.enum(COUNTRY_CODES).optional(),
       storeName: printable(64).nullable().optional(),
       printerName: printable(128).nullable().optional(),
+      soundOnPayment: z.boolean().optional(),
     }),
   }),
   listCatalog: z.strictObject({}),
@@ -265,6 +295,8 @@ export interface KioskOutputs {
   cancelOrder: KioskOrder;
   refundOrder: OutboxItem;
   listOrders: KioskOrder[];
+  /** `next`: the `before` of the following page, null when this page holds the last matching order. */
+  listOrdersPage: { orders: KioskOrder[]; next: string | null };
   listOutbox: OutboxItem[];
   retryOutboxItem: OutboxItem;
   dropOutboxItem: OutboxItem;

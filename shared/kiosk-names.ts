@@ -11,6 +11,7 @@ export const KIOSK_METHOD_NAMES = [
   'cancelOrder',
   'refundOrder',
   'listOrders',
+  'listOrdersPage',
   'listOutbox',
   'retryOutboxItem',
   'dropOutboxItem',

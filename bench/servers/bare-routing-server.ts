@@ -4,6 +4,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { sign } from '../../node-common/webhook-signature.ts';
+import { listenForStreams } from '../lib/bare-sse.ts';
 import { serveAsChild } from '../lib/child.ts';
 import { ROUTING_SECRET, fleetFromEnv, fleetKeys } from '../lib/routing-fleet.ts';
 
@@ -50,17 +51,11 @@ await serveAsChild(async () => {
     }
     res.writeHead(404).end();
   });
-  // Idle streams get a comment now and then, as the relay's heartbeat does (relay README: every 15 s).
-  const heartbeat = setInterval(() => {
-    for (const set of streams.values()) for (const stream of set) stream.write(': heartbeat\n\n');
-  }, 15_000);
-  heartbeat.unref();
-  server.maxConnections = 100_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', 2048, resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('not listening on TCP');
+  const url = await listenForStreams(server, function* () {
+    for (const set of streams.values()) yield* set;
+  });
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     answer(what) {
       if (what === 'cpu') return process.cpuUsage();
       if (what !== 'stats') throw new Error(`unknown question ${what}`);

@@ -2,6 +2,7 @@
 // stream; POST /publish writes the posted body as one event to every open stream, in memory, no log, no auth, no
 // per-client backpressure. What is left is node:http and the kernel's sockets on this machine.
 import { createServer, type ServerResponse } from 'node:http';
+import { listenForStreams } from '../lib/bare-sse.ts';
 import { serveAsChild } from '../lib/child.ts';
 
 await serveAsChild(async () => {
@@ -31,17 +32,9 @@ await serveAsChild(async () => {
     }
     res.writeHead(404).end();
   });
-  // Idle streams get a comment now and then, as the relay's heartbeat does (relay README: every 15 s).
-  const heartbeat = setInterval(() => {
-    for (const stream of streams) stream.write(': heartbeat\n\n');
-  }, 15_000);
-  heartbeat.unref();
-  server.maxConnections = 100_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', 2048, resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('not listening on TCP');
+  const url = await listenForStreams(server, () => streams);
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     answer(what) {
       if (what !== 'stats') throw new Error(`unknown question ${what}`);
       return { connected: streams.size, sent, appended: nextId, droppedSlow: 0, droppedOther: 0 };

@@ -16,6 +16,8 @@ export interface LoggerOptions {
    */
   secrets?: () => readonly string[];
   clock?: Clock;
+  /** Writes `debug` lines too (level "debug"); off by default, so they never crowd a normal start (issue 15). */
+  debug?: boolean;
 }
 
 // Access token TEST-<client_id>-<MMddHH>-<32 hex>-<user_id> (APP_USR- when live), refresh token TG-<hex>-<user_id>.
@@ -70,7 +72,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const secretsOf = options.secrets ?? (() => []);
   const now = () => (options.clock ?? Date).now();
 
-  const log = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => {
+  const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => {
     try {
       const redactor = new Redactor(secretsOf().filter((s) => typeof s === 'string' && s.length > 0));
       const line: Record<string, unknown> = { time: new Date(now()).toISOString(), level, msg: redactor.text(String(message)) };
@@ -88,6 +90,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     info: (message, fields) => log('info', message, fields),
     warn: (message, fields) => log('warn', message, fields),
     error: (message, fields) => log('error', message, fields),
+    debug: (message, fields) => {
+      if (options.debug) log('debug', message, fields);
+    },
   };
 }
 

@@ -10,6 +10,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Details for whoever services the kiosk, written only when the log is at debug level (issue 15). */
+  debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
 /**

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
+import { chargeAmount, sandboxPay } from '../support/sale-flow.ts';
 
 const unavailable = e2eUnavailable();
 const skip = unavailable ?? false;
@@ -17,22 +18,6 @@ async function typeAmount(page: Page, keys: string[]): Promise<void> {
 /** Status word of the order on screen, once it equals `status` (the wait fails the test otherwise). */
 async function waitForStatus(page: Page, status: string): Promise<void> {
   await page.locator(`[data-testid="order-status"][data-status="${status}"]`).waitFor(WAIT);
-}
-
-async function chargeAmount(k: KioskBrowser, keys: string[]): Promise<string> {
-  await k.page.getByTestId('key-0').waitFor(WAIT);
-  await typeAmount(k.page, keys);
-  await k.page.getByTestId('charge').click();
-  await k.page.getByTestId('qr').or(k.page.getByTestId('static-qr')).waitFor(WAIT);
-  await waitForStatus(k.page, 'created');
-  const id = await k.page.getByTestId('charge-view').getAttribute('data-order-id');
-  assert.ok(id, 'the charge view names its order');
-  return id;
-}
-
-function sandboxPay(k: KioskBrowser, id: string): void {
-  const { sandbox } = k.platform;
-  sandbox.state.transaction(() => sandbox.orders.pay(id, { outcome: 'approved' }));
 }
 
 test('issue 5: a sale typed on the keypad, charged, and paid through the sandbox ends on the Paid screen', { skip }, async () => {

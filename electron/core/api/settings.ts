@@ -26,6 +26,7 @@ export function settingsApi(deps: CoreServices): SettingsApi {
       countryCode: s.countryCode,
       storeName: s.storeName,
       printerName: s.printerName,
+      soundOnPayment: s.soundOnPayment,
       hasPin: pin.isSet(),
     };
   }

@@ -17,6 +17,7 @@ export const storedSettingsSchema = z.object({
   countryCode: z.enum(COUNTRY_CODES).optional(),
   storeName: z.string().min(1).max(64).optional(),
   printerName: z.string().min(1).max(128).optional(),
+  soundOnPayment: z.boolean().optional(),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
@@ -37,6 +38,8 @@ export interface EffectiveSettings {
   countryCode: CountryCode | null;
   storeName: string | null;
   printerName: string | null;
+  /** issue 15 "Outcomes full screen": a short chime on Paid, unless the manager turned it off (training too). */
+  soundOnPayment: boolean;
 }
 
 const LANGUAGE_BY_COUNTRY: Record<CountryCode, Language> = { AR: 'es-AR', CL: 'es-CL', UY: 'es-UY', BR: 'pt-BR' };
@@ -53,6 +56,7 @@ export function effectiveSettings(stored: StoredSettings, launch: LaunchDefaults
     countryCode,
     storeName: stored.storeName ?? null,
     printerName: stored.printerName ?? null,
+    soundOnPayment: stored.soundOnPayment ?? true,
   };
 }
 
@@ -114,6 +118,7 @@ export function applyPatch(stored: StoredSettings, patch: Omit<Patch, 'relayKey'
     if (patch.printerName === null) delete next.printerName;
     else next.printerName = patch.printerName;
   }
+  if (patch.soundOnPayment !== undefined) next.soundOnPayment = patch.soundOnPayment;
   return next;
 }
 

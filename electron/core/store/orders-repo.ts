@@ -41,8 +41,24 @@ export interface OrderListQuery {
   query?: string;
   /** ISO 8601: orders created at or after this instant. */
   since?: string;
+  /** ISO 8601: orders created before this instant (exclusive; issue 14 "a page of an older day"). */
+  until?: string;
+  /** Only orders after this one in newest-first order: the last order of the previous page (keyset paging, issue 14). */
+  before?: OrderCursor;
   /** 1..500, default 50. */
   limit?: number;
+}
+
+/** Where a page of the newest-first listing ends: the last order's created_date and id (the orders_newest key). */
+export interface OrderCursor {
+  createdDate: string;
+  id: string;
+}
+
+/** A page of a listing, and where the next page starts (null when this page holds the last matching order). */
+export interface OrderPage {
+  orders: StoredOrder[];
+  next: OrderCursor | null;
 }
 
 const rowSchema = z.object({
@@ -64,7 +80,10 @@ const PAID_STATUSES = new Set(['processed', 'refunded']);
 /**
  * The read queries whose plans matter at a year of history (issue 14; their plans are checked in the repo's tests).
  * Every listing is a range on created_date (since defaults to '', which sorts before every date) read newest first
- * from orders_newest, so the History "today" list reads today's rows and no others. A reference matches anywhere in
+ * from orders_newest, so the History "today" list reads today's rows and no others. Its upper end is the keyset bound
+ * (created_date, id) < (@beforeDate, @beforeId): a page continues below the previous page's last order, and `until`
+ * alone is (until, ''), below every id of that instant; with neither the bound is ('~', ''), after every date. The
+ * range is seeked on the index, never skipped over with OFFSET, so the 100th page costs what the first does. A reference matches anywhere in
  * it (LIKE, ASCII case-insensitive), which no B-tree can seek: the orders holding the text come from the trigram index
  * orders_reference_text (a superset: it folds case beyond ASCII), LIKE keeping the exact rule. When that index cannot
  * help (fewer than 3 characters) or the text is common (REFERENCE_SEEK_CAP matches or more), orders_newest is scanned
@@ -73,18 +92,20 @@ const PAID_STATUSES = new Set(['processed', 'refunded']);
  * instead of every body.
  */
 export const ORDERS_SQL = {
-  list: 'SELECT * FROM orders WHERE created_date >= @since ORDER BY created_date DESC, id DESC LIMIT @limit',
+  list: `SELECT * FROM orders WHERE created_date >= @since AND (created_date, id) < (@beforeDate, @beforeId)
+    ORDER BY created_date DESC, id DESC LIMIT @limit`,
   referenceMatches: `SELECT count(*) AS n FROM (SELECT 1 FROM orders_reference_text WHERE orders_reference_text MATCH @phrase LIMIT @cap)`,
   byReferenceSeek: `SELECT orders.id, orders.created_date
     FROM (SELECT rowid FROM orders_reference_text WHERE orders_reference_text MATCH @phrase) AS text
     CROSS JOIN orders ON orders.rowid = text.rowid
-    WHERE orders.created_date >= @since AND orders.external_reference LIKE @like ESCAPE '\\'
+    WHERE orders.created_date >= @since AND (orders.created_date, orders.id) < (@beforeDate, @beforeId)
+      AND orders.external_reference LIKE @like ESCAPE '\\'
     ORDER BY orders.created_date DESC, orders.id DESC LIMIT @limit`,
   byReference: `SELECT id, created_date FROM orders INDEXED BY orders_newest
-    WHERE created_date >= @since AND external_reference LIKE @like ESCAPE '\\'
+    WHERE created_date >= @since AND (created_date, id) < (@beforeDate, @beforeId) AND external_reference LIKE @like ESCAPE '\\'
     ORDER BY created_date DESC, id DESC LIMIT @limit`,
   byAmount: `SELECT id, created_date FROM orders
-    WHERE total_amount IN (SELECT value FROM json_each(@amounts)) AND created_date >= @since
+    WHERE total_amount IN (SELECT value FROM json_each(@amounts)) AND created_date >= @since AND (created_date, id) < (@beforeDate, @beforeId)
     ORDER BY created_date DESC, id DESC LIMIT @limit`,
   // CROSS JOIN keeps open_orders the outer loop: the planner would rather walk every order in date order to skip a sort.
   nonFinal: 'SELECT orders.* FROM open_orders CROSS JOIN orders ON orders.id = open_orders.id ORDER BY orders.created_date, orders.id',
@@ -193,22 +214,45 @@ export class OrdersRepo {
 
   /** Newest first (created_date). Throws RangeError for an unreadable `since`, DamagedRowError for a damaged row. */
   list(options: OrderListQuery = {}): StoredOrder[] {
+    return this.#select(options, 0);
+  }
+
+  /**
+   * One page of list()'s answer (issue 14: History pages instead of a cap): at most `limit` orders, newest first, and
+   * the cursor of the last one when more match below it (one order more is read to know), else null. Passing that
+   * cursor as `before`, with the same query and bounds, gives the next page: no order twice, none skipped, even when
+   * sales are added meanwhile (they are newer than every cursor). Throws like list().
+   */
+  page(options: OrderListQuery = {}): OrderPage {
     const limit = options.limit ?? 50;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new RangeError(`limit must be 1..500, got ${limit}`);
-    let since = '';
-    if (options.since !== undefined) {
-      const ms = Date.parse(options.since);
-      if (Number.isNaN(ms)) throw new RangeError(`since is not a date: ${options.since}`);
-      // Stored dates are yyyy-MM-ddTHH:mm:ss.sssZ; compare like with like.
-      since = new Date(ms).toISOString();
+    const found = this.#select(options, 1);
+    if (found.length <= limit) return { orders: found, next: null };
+    const orders = found.slice(0, limit);
+    const last = (orders.at(-1) as StoredOrder).order;
+    return { orders, next: { createdDate: last.created_date, id: last.id } };
+  }
+
+  /** The listing of `options`, with `extra` orders read past its limit (page() reads one to know whether more follow). */
+  #select(options: OrderListQuery, extra: number): StoredOrder[] {
+    const asked = options.limit ?? 50;
+    if (!Number.isInteger(asked) || asked < 1 || asked > 500) throw new RangeError(`limit must be 1..500, got ${asked}`);
+    const limit = asked + extra;
+    const since = options.since === undefined ? '' : storedDate('since', options.since);
+    // The upper bound is a key of orders_newest (see ORDERS_SQL): the lower of `until` and the cursor when both are given.
+    let [beforeDate, beforeId] = options.until === undefined ? ['~', ''] : [storedDate('until', options.until), ''];
+    const cursor = options.before;
+    if (cursor !== undefined) {
+      const date = storedDate('before', cursor.createdDate);
+      if (date < beforeDate || (date === beforeDate && cursor.id < beforeId)) [beforeDate, beforeId] = [date, cursor.id];
     }
+    const bounds = { since, beforeDate, beforeId };
     const query = options.query?.trim() ? options.query.trim() : null;
-    if (query === null) return this.#list.all({ since, limit }).map(readRow);
+    if (query === null) return this.#list.all({ ...bounds, limit }).map(readRow);
     // issue 14: each match by its own index, newest first, then merged: an OR of the two would scan every row.
     const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const matches = [
-      ...(this.#byReferenceText(query, since, like, limit) as Array<{ id: string; created_date: string }>),
-      ...(this.#byAmount.all({ since, amounts: JSON.stringify(amountForms(query)), limit }) as Array<{ id: string; created_date: string }>),
+      ...(this.#byReferenceText(query, bounds, like, limit) as Array<{ id: string; created_date: string }>),
+      ...(this.#byAmount.all({ ...bounds, amounts: JSON.stringify(amountForms(query)), limit }) as Array<{ id: string; created_date: string }>),
     ];
     const newestFirst = (a: { id: string; created_date: string }, b: { id: string; created_date: string }) =>
       a.created_date === b.created_date ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_date < b.created_date ? 1 : -1;
@@ -218,14 +262,14 @@ export class OrdersRepo {
   }
 
   /** The orders whose reference holds `query` (see ORDERS_SQL): by the trigram index when it narrows, else by a scan. */
-  #byReferenceText(query: string, since: string, like: string, limit: number): unknown[] {
+  #byReferenceText(query: string, bounds: { since: string; beforeDate: string; beforeId: string }, like: string, limit: number): unknown[] {
     if ([...query].length >= 3) {
       // An FTS5 string: the text as one phrase, its double quotes doubled; trigram matches it anywhere in a reference.
       const phrase = `"${query.replaceAll('"', '""')}"`;
       const { n } = this.#referenceMatches.get({ phrase, cap: REFERENCE_SEEK_CAP }) as { n: number };
-      if (n < REFERENCE_SEEK_CAP) return this.#byReferenceSeek.all({ phrase, since, like, limit });
+      if (n < REFERENCE_SEEK_CAP) return this.#byReferenceSeek.all({ phrase, ...bounds, like, limit });
     }
-    return this.#byReference.all({ since, like, limit });
+    return this.#byReference.all({ ...bounds, like, limit });
   }
 
   /** Orders whose state can still change without the kiosk acting (shared/order-status.ts isFinalOrder). Oldest first. */
@@ -240,6 +284,13 @@ export class OrdersRepo {
   nonFinalIds(): Array<{ id: string; status: string }> {
     return this.#openIds.all() as Array<{ id: string; status: string }>;
   }
+}
+
+/** `value` as the store writes dates (yyyy-MM-ddTHH:mm:ss.sssZ), to compare like with like; RangeError when it is no date. */
+function storedDate(name: string, value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new RangeError(`${name} is not a date: ${value}`);
+  return new Date(ms).toISOString();
 }
 
 /** The canonical wire forms an amount typed by a person may take: "1500" → 1500 and 1500.00; "10,5" → 10.50. */

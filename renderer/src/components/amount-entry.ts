@@ -41,3 +41,36 @@ export function pressKey(value: string, key: AmountKey, currency: string): strin
   if (whole === '0' || whole === '') return key === '0' && whole === '' ? '0' : key;
   return whole.length < MAX_WHOLE_DIGITS ? value + key : value;
 }
+
+/** What a hardware key does on the Sale screen: an amount key, "enter" (charge), or null (not the keypad's key). */
+export type HardwareAmountKey = AmountKey | 'enter';
+
+/** The parts of a KeyboardEvent the mapping reads (a plain object in unit tests). */
+export interface KeyPress {
+  key: string;
+  code: string;
+  ctrlKey?: boolean;
+  altKey?: boolean;
+  metaKey?: boolean;
+}
+
+/**
+ * A hardware key as a keypad key (issue 15 "Keyboards": digits, the decimal separator, Enter and Backspace work on the
+ * Sale screen). USB numeric keypads send `Numpad1`…`NumpadDecimal`/`NumpadEnter` codes, and with Num Lock off their
+ * `key` is "End", "Delete"…: the numpad is read by `code`, the top row by `key` (layout-aware). Only the decimal
+ * separator the screen shows (`decimalSeparator`, "," in es and pt, "." in en) and the numpad's decimal keys are the
+ * point: the other one is the grouping separator there ("1.500" is fifteen hundred in es-AR), so it is ignored rather
+ * than read as a point that would charge 1,50. CLP has no decimals: the separator is ignored.
+ */
+export function hardwareAmountKey(press: KeyPress, currency: string, decimalSeparator: string): HardwareAmountKey | null {
+  const { key, code } = press;
+  // A shortcut (Ctrl+R, Alt+1…) belongs to the shell or the OS, never to the amount.
+  if (press.ctrlKey || press.altKey || press.metaKey) return null;
+  if (key === 'Enter' || code === 'NumpadEnter') return 'enter';
+  if (key === 'Backspace') return 'back';
+  const numpad = /^Numpad(\d)$/.exec(code);
+  if (numpad) return numpad[1] as AmountKey;
+  const point = code === 'NumpadDecimal' || code === 'NumpadComma' || key === decimalSeparator;
+  if (point) return decimalsOf(currency) > 0 ? '.' : null;
+  return /^\d$/.test(key) ? (key as AmountKey) : null;
+}

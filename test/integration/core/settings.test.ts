@@ -76,6 +76,7 @@ describe('what is stored', () => {
         countryCode: 'AR',
         storeName: null,
         printerName: null,
+        soundOnPayment: true,
         hasPin: true,
       });
       // Through the boundary wrapper, as the shells call it: the contract's schema trims the names.

@@ -266,7 +266,7 @@ describe('npm run web', () => {
     try {
       const started = await training.first;
       assert.match(started.line ?? '', /^Kiosk \(training mode\) at http:\/\/127\.0\.0\.1:\d+\/\?k=[0-9a-f]+$/, started.stderr);
-      await until(() => (/^web: Training mode: tokens are kept in memory because no keychain is available/m.test(training.stderr()) ? true : undefined), 'the memory warning');
+      await until(() => (/^web: training mode keeps its sign-in in memory because this computer has no keychain, so the manager PIN is set again after each restart\.$/m.test(training.stderr()) ? true : undefined), 'the memory warning');
       assert.ok(existsSync(join(dir, 'kiosk.sqlite')), 'training data stays where it always was');
       assert.ok(existsSync(join(dir, 'training', 'training-sandbox.sqlite')));
     } finally {

@@ -186,3 +186,15 @@ test('issue 12: the web shell launch secret in a URL (?k=) and fields named for 
   }
   assert.equal(parsed()[0]?.msg, `opened http://127.0.0.1:4100/?k=${REDACTED}`);
 });
+
+test('issue 15: debug lines are written only when the logger is at debug level, redacted like the others', () => {
+  const quiet = capture();
+  quiet.logger.debug?.('keychain unavailable', { detail: 'no Secret Service' });
+  assert.deepEqual(quiet.lines, [], 'off by default');
+
+  const lines: string[] = [];
+  const logger = createLogger({ write: (line) => lines.push(line), secrets: () => [CLIENT_SECRET], debug: true });
+  logger.debug?.('keychain unavailable', { detail: `no Secret Service for ${CLIENT_SECRET}` });
+  const line = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+  assert.deepEqual([line.level, line.msg, line.detail], ['debug', 'keychain unavailable', `no Secret Service for ${REDACTED}`]);
+});

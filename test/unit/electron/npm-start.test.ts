@@ -44,7 +44,7 @@ test('issue 6: without Electron, npm start says why in one line and runs the web
     });
     const notice = stderr.split('\n').filter((line) => line.startsWith('start:'));
     assert.equal(notice.length, 1, 'one line');
-    assert.match(notice[0] ?? '', /^start: Electron cannot run here \(.+\); running the web shell instead\.$/);
+    assert.match(notice[0] ?? '', /^start: running the kiosk in the web shell, not the Electron shell: .+\.$/);
     const page = await fetch(url);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<!doctype html>/i);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_WHOLE_DIGITS, canonicalAmount, decimalsOf, pressKey, type AmountKey } from '../../../renderer/src/components/amount-entry.ts';
+import { MAX_WHOLE_DIGITS, canonicalAmount, decimalsOf, hardwareAmountKey, pressKey, type AmountKey } from '../../../renderer/src/components/amount-entry.ts';
 import { CURRENCIES, parseAmount } from '../../../shared/money.ts';
 
 /** The entry after pressing `keys` one by one ("<" is backspace) on an empty keypad. */
@@ -74,4 +74,48 @@ test('whatever keys are pressed, the amount sent is a valid wire amount in the c
       assert.equal(parsed.minor, Number(whole || '0') * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0'));
     }),
   );
+});
+
+// issue 15 "Keyboards": hardware keys on the Sale screen (Sale.svelte and Keypad.svelte share hardwareAmountKey).
+const press = (key: string, code = '') => ({ key, code });
+
+test('top-row digits are read by key and numeric-keypad digits by code, also with Num Lock off', () => {
+  assert.equal(hardwareAmountKey(press('7', 'Digit7'), 'ARS', ','), '7');
+  assert.equal(hardwareAmountKey(press('1', 'Numpad1'), 'ARS', ','), '1');
+  // Num Lock off: the numpad's 1 says "End", its 0 "Insert"; the cashier still meant the digit.
+  assert.equal(hardwareAmountKey(press('End', 'Numpad1'), 'ARS', ','), '1');
+  assert.equal(hardwareAmountKey(press('Insert', 'Numpad0'), 'ARS', ','), '0');
+  assert.equal(hardwareAmountKey(press('a', 'KeyA'), 'ARS', ','), null);
+  assert.equal(hardwareAmountKey(press('F5', 'F5'), 'ARS', ','), null);
+});
+
+test('Enter (main or numpad) charges and Backspace deletes; shortcuts with Ctrl, Alt or Meta are not the keypad\'s', () => {
+  assert.equal(hardwareAmountKey(press('Enter', 'Enter'), 'ARS', ','), 'enter');
+  assert.equal(hardwareAmountKey(press('Enter', 'NumpadEnter'), 'ARS', ','), 'enter');
+  assert.equal(hardwareAmountKey(press('Backspace', 'Backspace'), 'ARS', ','), 'back');
+  assert.equal(hardwareAmountKey({ ...press('1', 'Digit1'), ctrlKey: true }, 'ARS', ','), null);
+  assert.equal(hardwareAmountKey({ ...press('r', 'KeyR'), metaKey: true }, 'ARS', ','), null);
+  assert.equal(hardwareAmountKey({ ...press('Enter', 'Enter'), altKey: true }, 'ARS', ','), null);
+});
+
+test('the decimal separator the screen shows is the point; the grouping one is ignored; CLP ignores both', () => {
+  assert.equal(hardwareAmountKey(press(',', 'Comma'), 'ARS', ','), '.');
+  assert.equal(hardwareAmountKey(press('.', 'Period'), 'ARS', ','), null, '"1.500" is fifteen hundred in es-AR, never 1,50');
+  assert.equal(hardwareAmountKey(press('.', 'Period'), 'ARS', '.'), '.', 'an English screen writes 12.50');
+  assert.equal(hardwareAmountKey(press(',', 'Comma'), 'ARS', '.'), null);
+  // A numeric keypad's decimal key is the point whatever it sends (",", "." or "Delete" with Num Lock off).
+  for (const key of [',', '.', 'Delete']) assert.equal(hardwareAmountKey(press(key, 'NumpadDecimal'), 'BRL', ','), '.', key);
+  assert.equal(hardwareAmountKey(press(',', 'Comma'), 'CLP', ','), null);
+  assert.equal(hardwareAmountKey(press(',', 'NumpadDecimal'), 'CLP', ','), null);
+});
+
+test('"1234,5" typed on a hardware keyboard in es-AR is the entry 1234.5, charged as 1234.50', () => {
+  const codes: Record<string, string> = { ',': 'Comma' };
+  const entry = [...'1234,5'].reduce((value, key) => {
+    const mapped = hardwareAmountKey(press(key, codes[key] ?? `Digit${key}`), 'ARS', ',');
+    assert.ok(mapped && mapped !== 'enter');
+    return pressKey(value, mapped, 'ARS');
+  }, '');
+  assert.equal(entry, '1234.5');
+  assert.equal(canonicalAmount(entry, 'ARS'), '1234.50');
 });

@@ -19,6 +19,7 @@ describe('effective settings', () => {
       countryCode: 'CL',
       storeName: null,
       printerName: null,
+      soundOnPayment: true,
     });
     assert.equal(effectiveSettings({}, live).language, 'es-AR');
     assert.equal(effectiveSettings({ countryCode: 'BR' }, live).language, 'pt-BR');
@@ -54,6 +55,9 @@ describe('patches', () => {
   test('only the fields given are stored; null forgets the names; the launch\'s relay URL is not frozen', () => {
     assert.deepEqual(applyPatch({}, { expiration: 'PT10M' }, training), { expiration: 'PT10M' });
     assert.deepEqual(applyPatch({ storeName: 'A', printerName: 'P' }, { storeName: null, printerName: null }, training), {});
+    // issue 15: muting the payment chime is stored as a choice; unset, the chime is on.
+    assert.deepEqual(applyPatch({}, { soundOnPayment: false }, training), { soundOnPayment: false });
+    assert.equal(effectiveSettings({ soundOnPayment: false }, training).soundOnPayment, false);
     assert.deepEqual(applyPatch({}, { relayUrl: null }, training), { relayUrl: null });
     assert.deepEqual(applyPatch({ relayUrl: 'https://x.example' }, { relayUrl: 'http://127.0.0.1:40001/' }, training), {});
     assert.deepEqual(applyPatch({ qrMode: 'static' }, { relayUrl: 'https://relay.store.example', countryCode: 'UY' }, live), {

@@ -67,6 +67,37 @@ describe('orders repo', () => {
     assert.throws(() => repo.list({ since: 'yesterday' }), RangeError);
   });
 
+  test('issue 14: pages walk the listing newest first by keyset, each order once, within since/until, searches too', () => {
+    // 7 orders on 2026-01-12 (two share an instant, so the id breaks the tie), 2 the day before, 1 the day after.
+    const dates = ['2026-01-11T09:00:00.000Z', '2026-01-11T18:00:00.000Z', ...[8, 9, 10, 10, 11, 12, 13].map((h) => `2026-01-12T${String(h).padStart(2, '0')}:00:00.000Z`), '2026-01-13T08:00:00.000Z'];
+    dates.forEach((created_date, n) => {
+      const o = sampleOrder({ external_reference: `sale-${n}`, total_amount: '100.00', created_date }, n + 1);
+      repo.save({ ...o, transactions: { payments: [{ ...o.transactions.payments[0]!, amount: o.total_amount, paid_amount: o.total_amount }] } });
+    });
+    const walk = (options: Parameters<OrdersRepo['page']>[0]) => {
+      const pages: string[][] = [];
+      let before;
+      do {
+        const page = repo.page({ ...options, ...(before ? { before } : {}) });
+        pages.push(page.orders.map((s) => s.order.external_reference));
+        before = page.next ?? undefined;
+      } while (before);
+      return pages;
+    };
+    const day = { since: '2026-01-12T00:00:00.000Z', until: '2026-01-13T00:00:00.000Z' };
+    const all = repo.list({ ...day, limit: 500 }).map((s) => s.order.external_reference);
+    assert.equal(all.length, 7, 'until is exclusive and since inclusive: that day only');
+    assert.deepEqual(walk({ ...day, limit: 3 }), [all.slice(0, 3), all.slice(3, 6), all.slice(6)], 'pages of 3, newest first, none twice');
+    assert.deepEqual(walk({ ...day, limit: 7 }), [all], 'a page holding the last order says so: no empty page after it');
+    assert.deepEqual(walk({ ...day, limit: 3, query: '100' }), [all.slice(0, 3), all.slice(3, 6), all.slice(6)], 'a search by amount pages the same way');
+    assert.deepEqual(walk({ ...day, limit: 2, query: 'sale-' }).flat(), all, 'a search by reference pages the same way');
+    assert.deepEqual(walk({ limit: 4 }).flat(), repo.list({ limit: 500 }).map((s) => s.order.external_reference), 'no bounds: the whole listing');
+    // The two orders of the same instant are split across pages by id, neither lost.
+    assert.deepEqual(walk({ ...day, limit: 4 }).map((p) => p.length), [4, 3]);
+    assert.throws(() => repo.page({ until: 'tomorrow' }), RangeError);
+    assert.throws(() => repo.page({ before: { createdDate: 'soon', id: sampleOrder({}, 1).id } }), RangeError);
+  });
+
   test('non-final: awaiting payment, or a full refund still processing; not paid, canceled or done', () => {
     repo.save(sampleOrder({ status: 'created', status_detail: 'created' }, 1));
     repo.save(sampleOrder({}, 2));
@@ -137,12 +168,15 @@ describe('orders repo', () => {
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(Object.fromEntries(Object.entries(params).filter(([name]) => sql.includes(`@${name}`)))) as Array<{ detail: string }>).map(
         (row) => row.detail,
       );
-    const params = { since: '', like: '%abc%', limit: 50, amounts: '["100"]', phrase: '"abc"', cap: 10 };
-    assert.deepEqual(plan(ORDERS_SQL.list), ['SEARCH orders USING INDEX orders_newest (created_date>?)'], 'newest first from the index, no sort');
-    assert.deepEqual(plan(ORDERS_SQL.byReference), ['SEARCH orders USING COVERING INDEX orders_newest (created_date>?)'], 'the index alone, not the rows');
+    const params = { since: '', beforeDate: '~', beforeId: '', like: '%abc%', limit: 50, amounts: '["100"]', phrase: '"abc"', cap: 10 };
+    // issue 14 "a page of an older day": both ends of a page (since, and the keyset bound below the previous page) are
+    // seeked on the index, so a page deep in the year costs what the first one does.
+    const range = '(created_date>? AND (created_date,id)<(?,?))';
+    assert.deepEqual(plan(ORDERS_SQL.list), [`SEARCH orders USING INDEX orders_newest ${range}`], 'newest first from the index, no sort');
+    assert.deepEqual(plan(ORDERS_SQL.byReference), [`SEARCH orders USING COVERING INDEX orders_newest ${range}`], 'the index alone, not the rows');
     assert.match(plan(ORDERS_SQL.byReferenceSeek)[0] ?? '', /^SCAN orders_reference_text VIRTUAL TABLE INDEX 0:M/, 'the trigram index, by MATCH');
     assert.equal(plan(ORDERS_SQL.byReferenceSeek)[1], 'SEARCH orders USING INTEGER PRIMARY KEY (rowid=?)', 'then only the orders it found');
-    assert.match(plan(ORDERS_SQL.byAmount)[0] ?? '', /^SEARCH orders USING COVERING INDEX orders_amount \(total_amount=\? AND created_date>\?\)$/);
+    assert.equal(plan(ORDERS_SQL.byAmount)[0], `SEARCH orders USING COVERING INDEX orders_amount (total_amount=? AND ${range.slice(1)}`);
     for (const sql of [ORDERS_SQL.nonFinal, ORDERS_SQL.nonFinalIds]) {
       const steps = plan(sql);
       assert.match(steps[0] ?? '', /^SCAN open_orders/, 'the few orders that can still change, not the history');
