@@ -195,6 +195,13 @@ export class SandboxState {
   readonly meta: Collection<MetaRecord>;
   /** Orders that can still change on their own (expiry, refund completion): the sweeper looks only at these. */
   readonly active = new Set<string>();
+  /**
+   * Deliveries still waiting for an attempt, in the order they were made (issue 14: a sweep looks at these instead of
+   * every delivery ever recorded, which grows with every webhook and IPN sent).
+   */
+  readonly pendingDeliveries = new Set<string>();
+  /** A dynamic order's QR id → its order id, so the payer page finds a scanned QR by index, not by walking every order. */
+  readonly orderByQr = new Map<string, string>();
 
   constructor(readonly persistence: Persistence | null) {
     const c = <T>(kind: string) => new Collection<T>(kind, persistence, objectRow<T>(kind));
@@ -214,7 +221,9 @@ export class SandboxState {
     this.meta = c('meta');
     for (const order of this.orders.values()) {
       if (order.status === 'created' || order.refunds.some((r) => r.status === 'processing')) this.active.add(order.id);
+      if (order.qr_id !== undefined) this.orderByQr.set(order.qr_id, order.id);
     }
+    for (const delivery of this.deliveries.values()) if (delivery.state === 'pending') this.pendingDeliveries.add(delivery.id);
   }
 
   transaction<T>(fn: () => T): T {

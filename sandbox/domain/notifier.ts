@@ -107,9 +107,11 @@ export class Notifier {
   /** Sends every delivery whose time has come on the sandbox clock; resolves when those attempts have ended. */
   async deliverDue(): Promise<void> {
     const now = this.clock.now();
-    const due = [...this.state.deliveries.values()].filter(
-      (d) => d.state === 'pending' && d.next_attempt_at !== null && d.next_attempt_at <= now && !this.#inFlight.has(d.id),
-    );
+    const due: DeliveryRecord[] = [];
+    for (const id of this.state.pendingDeliveries) {
+      const d = this.state.deliveries.get(id);
+      if (d && d.state === 'pending' && d.next_attempt_at !== null && d.next_attempt_at <= now && !this.#inFlight.has(d.id)) due.push(d);
+    }
     await Promise.all(due.map((d) => this.#attempt(d)));
   }
 
@@ -142,6 +144,7 @@ export class Notifier {
       next_attempt_at: now,
       created_at: now,
     });
+    this.state.pendingDeliveries.add(id);
   }
 
   async #attempt(delivery: DeliveryRecord): Promise<void> {
@@ -182,6 +185,7 @@ export class Notifier {
       }
     }
     this.state.deliveries.put(delivery.id, delivery);
+    if (delivery.state !== 'pending') this.state.pendingDeliveries.delete(delivery.id);
   }
 
   #headers(delivery: DeliveryRecord, now: number): Record<string, string> {

@@ -140,6 +140,7 @@ export class OrderService {
     }
     this.state.orders.put(id, order);
     this.state.active.add(id);
+    if (order.qr_id !== undefined) this.state.orderByQr.set(order.qr_id, id);
     this.events.orderChanged(order, 'order.created');
     return order;
   }
@@ -349,8 +350,8 @@ export class OrderService {
   findForPayer(idOrQr: string): OrderRecord | undefined {
     const direct = this.state.orders.get(idOrQr);
     if (direct) return direct;
-    for (const order of this.state.orders.values()) if (order.qr_id === idOrQr) return order;
-    return undefined;
+    const byQr = this.state.orderByQr.get(idOrQr);
+    return byQr === undefined ? undefined : this.state.orders.get(byQr);
   }
 
   #payable(id: string): OrderRecord {

@@ -1,0 +1,82 @@
+// The orders table's rows read back (style guide 10: stored data is re-validated when read), split from
+// orders-repo.ts (issue 13: no file in electron/core over 350 lines). The queries live in the repo.
+import { z } from 'zod';
+import { KioskStoreError } from './database.ts';
+import type { StoredOrder } from './orders-repo.ts';
+import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
+import { parseAmount } from '../../../shared/money.ts';
+
+/**
+ * A row read back from the store that does not hold what was written (style guide 10: stored data is re-validated when
+ * read). Money must never come out of the store silently wrong, so reading such a row is an error naming its table and
+ * id, never a best guess.
+ */
+export class DamagedRowError extends KioskStoreError {
+  constructor(
+    readonly table: string,
+    readonly rowId: string,
+    readonly reason: string,
+  ) {
+    super(`the kiosk database row ${table}/${rowId} is damaged: ${reason}`);
+    this.name = 'DamagedRowError';
+  }
+}
+
+export const rowSchema = z.object({
+  id: z.string(),
+  external_reference: z.string(),
+  status: z.string(),
+  version: z.number().int().nullable(),
+  last_updated_date: z.string(),
+  created_date: z.string(),
+  total_amount: z.string(),
+  body: z.string(),
+  updated_at: z.number().int(),
+  paid_at: z.string().nullable(),
+});
+export type OrderRow = z.infer<typeof rowSchema>;
+
+export function readRow(raw: unknown): StoredOrder {
+  const id = String((raw as { id?: unknown } | null)?.id ?? '?');
+  const row = rowSchema.safeParse(raw);
+  if (!row.success) throw new DamagedRowError('orders', id, `columns: ${row.error.issues[0]?.message ?? 'invalid'}`);
+  return toStored(row.data);
+}
+
+function toStored(row: OrderRow): StoredOrder {
+  let body: unknown;
+  try {
+    body = JSON.parse(row.body);
+  } catch {
+    throw new DamagedRowError('orders', row.id, 'body is not JSON');
+  }
+  const parsed = orderSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DamagedRowError('orders', row.id, `body: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
+  }
+  const order = parsed.data;
+  // The columns are what queries filter on; the body is what the kiosk shows. They must tell the same story.
+  if (order.id !== row.id) throw new DamagedRowError('orders', row.id, `body holds order ${order.id}`);
+  if (order.status !== row.status) throw new DamagedRowError('orders', row.id, `status column ${row.status} but body ${order.status}`);
+  if (order.total_amount !== row.total_amount) {
+    throw new DamagedRowError('orders', row.id, `total_amount column ${row.total_amount} but body ${order.total_amount}`);
+  }
+  for (const [field, text] of moneyFields(order)) {
+    const amount = parseAmount(text, order.currency);
+    if (!amount.ok) throw new DamagedRowError('orders', row.id, `${field}: ${amount.reason}`);
+  }
+  if (row.paid_at !== null && Number.isNaN(Date.parse(row.paid_at))) throw new DamagedRowError('orders', row.id, `paid_at ${row.paid_at} is not a date`);
+  return { order, paidAt: row.paid_at };
+}
+
+function moneyFields(order: Order): Array<[string, string]> {
+  const fields: Array<[string, string]> = [['total_amount', order.total_amount]];
+  order.transactions.payments.forEach((p, i) => {
+    fields.push([`payments.${i}.amount`, p.amount]);
+    if (p.paid_amount !== undefined) fields.push([`payments.${i}.paid_amount`, p.paid_amount]);
+    if (p.refunded_amount !== undefined) fields.push([`payments.${i}.refunded_amount`, p.refunded_amount]);
+  });
+  (order.transactions.refunds ?? []).forEach((r, i) => fields.push([`refunds.${i}.amount`, r.amount]));
+  return fields;
+}
