@@ -21,6 +21,7 @@ import { OAuthClient } from './platform/oauth-client.ts';
 import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
 import { OrdersClient, type TokenProvider } from './platform/orders-client.ts';
 import { PlatformError } from './platform/errors.ts';
+import { PlatformHealthProbe, platformHealthCheck } from './platform/health-probe.ts';
 import { ManagerPin, type PinRecord } from './pin.ts';
 import { PepperedPin, PinPepper } from './pin-pepper.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
@@ -66,8 +67,8 @@ export function composeOutbox(store: KioskStore, orders: OrdersPort, wiring: Out
 }
 
 /** The platform's HTTP client (retries, backoff, Retry-After), shared by the OAuth and Orders clients. */
-export function composePlatformHttp(o: { platformUrl: string; clock: Clock; random: Random; fetch?: typeof fetch | undefined; logger?: Logger | undefined }): PlatformHttp {
-  return new PlatformHttp({ baseUrl: o.platformUrl, clock: o.clock, random: o.random, fetch: o.fetch, logger: o.logger });
+export function composePlatformHttp(o: { platformUrl: string; clock: Clock; random: Random; fetch?: typeof fetch | undefined; logger?: Logger | undefined; timeoutMs?: number | undefined }): PlatformHttp {
+  return new PlatformHttp({ baseUrl: o.platformUrl, clock: o.clock, random: o.random, fetch: o.fetch, logger: o.logger, timeoutMs: o.timeoutMs });
 }
 
 /** Every call through the Orders port passes here (the core: to learn whether the platform is reachable). */
@@ -142,6 +143,10 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     audit.append({ actor: 'kiosk', action: 'pin.forgotten', subject: null, detail: { vault: 'memory' } });
   }
 
+  // issue 15: while offline, a health check (its own client: a short timeout) brings the platform back without waiting
+  // for another call; it passes through observe like every call, so its answer sets the platform online.
+  const probeHttp = composePlatformHttp({ platformUrl: options.platformUrl, clock, random, fetch: options.fetch, logger, timeoutMs: 5_000 });
+  const healthProbe = new PlatformHealthProbe({ check: () => observe(() => platformHealthCheck(probeHttp)), offline: () => connectivity.platform === 'offline', random });
   // Every platform call passes here, so "is the platform reachable" is what the last call found (issue 5: offline banner).
   let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null, relayProblem: null };
   const setConnectivity = (change: Partial<Connectivity>) => {
@@ -151,6 +156,7 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     connectivity = next;
     emit({ type: 'connectivity.changed', connectivity });
     if (cameBack) void outbox.kick();
+    if (next.platform === 'offline') healthProbe.wake();
   };
   const observe: CallObserver = async (call) => {
     try {
@@ -168,7 +174,11 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
   const orders = composeOrdersPort(http, session, observe);
 
   // issue 14: an order's outbox items by index (Outbox.pendingFor), never by listing the whole outbox.
-  const orderChanged = (order: Order) => emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id)) });
+  // issue 15: an order past created takes its stale cancels out of the outbox first (Outbox.dropStaleCancels).
+  const orderChanged = (order: Order) => {
+    outbox.dropStaleCancels(order);
+    emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id)) });
+  };
   const outbox = composeOutbox(store, orders, {
     clock,
     random,
@@ -316,6 +326,7 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     },
     async stop() {
       await live.stop();
+      await healthProbe.stop();
       // A relay switch in progress finishes (without starting a stream: live is stopped) before the database closes.
       await relayChange;
       await outbox.stop();

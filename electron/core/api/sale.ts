@@ -84,6 +84,9 @@ export function saleApi(deps: CoreServices): SaleApi {
       if (current.status !== 'created') return ok(orderView(current));
       const item = await outbox.enqueueCancel(input.id, 'cashier');
       if (item.state === 'failed' && item.lastError) return { ok: false, error: recordedError(item.lastError) };
+      // issue 15 "False alarms": the customer is paying (seed 7.5 instore_order_locked_error). The cancel was dropped,
+      // not failed (no manager alert); the cashier is told to wait, and the sale waits for the platform's answer.
+      if (item.state === 'dropped' && item.lastError?.code === 'instore_order_locked_error') return { ok: false, error: recordedError(item.lastError) };
       return ok(orderView(ordersRepo.load(input.id)?.order ?? current));
     }),
     simulatePayment: guarded('simulatePayment', { trainingOnly: true }, async (input) => {

@@ -234,7 +234,11 @@ export class JobQueue {
     try {
       result = await kind.send(sending, this.#o.orders);
     } catch (error) {
-      this.#failedAttempt(sending, kind.classify(error), op.uncertainSince);
+      const outcome = kind.classify(error);
+      this.#failedAttempt(sending, outcome, op.uncertainSince);
+      // A moot item says the order moved on (paid, canceled, expired) or is being paid: learn its state now, so the
+      // screens show the platform's answer rather than wait for the relay or the poller.
+      if (outcome.kind === 'moot') await this.#learn(sending, null);
       return;
     }
     this.#o.db.transaction(() => {
@@ -242,10 +246,14 @@ export class JobQueue {
       this.#o.audit.append({ actor: 'outbox', action: `${sending.kind}.done`, subject: sending.orderId, detail: { item: sending.id, attempts: sending.attempts } });
     })();
     this.#o.changed(sending.id);
+    await this.#learn(sending, result);
+  }
+
+  async #learn(sending: JobOf<OutboxKind>, result: unknown): Promise<void> {
     try {
       await this.#o.learned(sending, result);
     } catch (error) {
-      // The write is done; the order's new state also arrives by the relay, polling or the next GET.
+      // The item is recorded; the order's new state also arrives by the relay, polling or the next GET.
       this.#o.logger?.warn('outbox: order not updated after a send', { order: sending.orderId, error: String(error) });
     }
   }
@@ -253,8 +261,16 @@ export class JobQueue {
   /** `uncertainBefore`: the item's uncertainSince before this attempt, which stands again if this attempt surely did nothing. */
   #failedAttempt(sending: Operation, outcome: SendOutcome, uncertainBefore: number | null): void {
     const { ops, clock } = this.#o;
-    const uncertain = outcome.certainlyNotApplied ? uncertainBefore : sending.uncertainSince;
-    if (outcome.kind === 'retry') {
+    if (outcome.kind === 'moot') {
+      this.#o.db.transaction(() => {
+        // issue 15 "Alerts that mean something": dropped, not failed, so no manager is asked; the platform's answer stays
+        // on the item (queued, then dropped, in one transaction) for the screen that asked, and the audit says why.
+        ops.markQueued(sending.id, outcome.error, null, null);
+        ops.markDropped(sending.id);
+        this.#o.audit.append({ actor: 'outbox', action: `${sending.kind}.dropped`, subject: sending.orderId, detail: { item: sending.id, reason: outcome.reason, code: outcome.error.code } });
+      })();
+    } else if (outcome.kind === 'retry') {
+      const uncertain = outcome.certainlyNotApplied ? uncertainBefore : sending.uncertainSince;
       const delay = Math.max(MIN_RETRY_DELAY_MS, backoffDelay(sending.attempts, this.#o.retry, this.#o.random), outcome.retryAfterMs ?? 0);
       ops.markQueued(sending.id, outcome.error, clock.now() + delay, uncertain);
       this.#o.logger?.info('outbox: will retry', { item: sending.id, code: outcome.error.code, inMs: delay });

@@ -99,7 +99,7 @@ export class Outbox {
       pollIntervalMs: options.pollIntervalMs ?? 1_000,
       concurrency: options.concurrency ?? 4,
       offline: options.offline,
-      changed: (id) => this.#changed(id),
+      changed: (id) => this.#queueChanged(id),
       learned: (job, result) => this.#learnOrder(job, result),
     });
   }
@@ -255,6 +255,24 @@ export class Outbox {
     return toOutboxItem(dropped);
   }
 
+  /**
+   * issue 15 "Alerts that mean something": once an order is no longer created (paid, canceled, expired, refunded) there
+   * is nothing left to cancel, so its queued or failed cancels are dropped (audited with the reason) and never offered
+   * again in History or the outbox. Called with every order the kiosk learns a state of; one read by index, and only
+   * for an order past created. A cancel sending now is left to its answer (order_already_canceled drops it too).
+   */
+  dropStaleCancels(order: Pick<Order, 'id' | 'status'>): void {
+    if (order.status === 'created') return;
+    const stale = this.#o.ops.forOrder(order.id).filter((op) => op.kind === 'cancel' && (op.state === 'queued' || op.state === 'failed'));
+    for (const op of stale) {
+      this.#o.db.transaction(() => {
+        this.#o.ops.markDropped(op.id);
+        this.#o.audit.append({ actor: 'outbox', action: 'cancel.dropped', subject: order.id, detail: { item: op.id, reason: 'order_final', status: order.status } });
+      })();
+      this.#changed(op.id);
+    }
+  }
+
   /** Sends every due item, one at a time per order; resolves when idle with how many sends it started (JobQueue.process). */
   process(): Promise<number> {
     return this.#queue.process();
@@ -267,6 +285,13 @@ export class Outbox {
 
   /** Starts the timer and a first pass in which every waiting item is due, re-sending what a crash cut (JobQueue.start). */
   start(): void {
+    // Cancels left waiting or failed for orders that became final while the kiosk was closed (or before issue 15) go
+    // first, so the first pass neither sends them nor shows them to a manager.
+    for (const item of this.list()) {
+      if (item.kind !== 'cancel' || (item.state !== 'queued' && item.state !== 'failed') || !item.orderId) continue;
+      const stored = this.#o.ordersRepo.load(item.orderId);
+      if (stored) this.#safely(() => this.dropStaleCancels(stored.order));
+    }
     this.#queue.start();
   }
 
@@ -321,6 +346,18 @@ export class Outbox {
       const stored = this.#o.ordersRepo.load(order.id);
       if (stored) this.#safely(() => this.#o.onOrder?.(stored.order));
     }
+  }
+
+  /**
+   * An item the queue changed. A cancel left waiting or failed by an answer that came after its order became final (it
+   * was sending when the payment arrived) is stale at once: dropped like the others (dropStaleCancels).
+   */
+  #queueChanged(id: string): void {
+    this.#changed(id);
+    const op = this.#o.ops.get(id);
+    if (op?.kind !== 'cancel' || (op.state !== 'queued' && op.state !== 'failed') || !op.orderId) return;
+    const stored = this.#o.ordersRepo.load(op.orderId);
+    if (stored) this.dropStaleCancels(stored.order);
   }
 
   #changed(id: string): void {
