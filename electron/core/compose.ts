@@ -195,7 +195,7 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     orders,
     // issue 12: only platform answers are stored here; the column that held a webhook's unsigned version stays empty.
     store: { load: (id) => ordersRepo.load(id), save: (order) => ordersRepo.save(order) },
-    // issue 14: ids from the final column's partial index, no order body read; only orders that can still change.
+    // issue 14: ids from the open_orders table (kept by OrdersRepo.save), no order body read; only orders that can still change.
     awaiting: () => ordersRepo.nonFinalIds().filter((o) => o.status === 'created').map((o) => o.id),
     nonFinal: () => ordersRepo.nonFinalIds().map((o) => o.id),
     sellerId: () => session.userId,
