@@ -10,10 +10,14 @@
 // work as before (parse the JSON body, read the key header, answer a JSON order of the sandbox's size).
 // Throughput is the mean of autocannon's per-second counts over all of a side's rounds; latency p50/p99 is the mean of
 // the rounds' percentiles, max the largest.
+// Issue 14: also the server's CPU per request (user + system time of its process, from /proc, over its rounds). autocannon
+// shares the machine's cores with both servers, so req/s moves with whatever else runs; CPU per request is what the
+// code costs and moves much less with the load.
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { startChildServer, type ChildServer } from './lib/child.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
+import { cpuMs } from './lib/process-stats.ts';
 
 const CONNECTIONS = 10;
 const GOAL_RATIO = 0.6;
@@ -27,6 +31,8 @@ export interface ThroughputRun {
   errors: number;
   timeouts: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  /** The server process's CPU time over the run, in ms (absent for the warm-up). */
+  serverCpuMs?: number;
 }
 
 const ORDER_BODY = JSON.stringify({
@@ -92,7 +98,13 @@ function combine(rounds: ThroughputRun[]): ThroughputRun {
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
     latencyMs: { p50: mean((r) => r.latencyMs.p50), p90: mean((r) => r.latencyMs.p90), p99: mean((r) => r.latencyMs.p99), max: Math.max(...rounds.map((r) => r.latencyMs.max)), mean: mean((r) => r.latencyMs.mean) },
+    serverCpuMs: sum((r) => r.serverCpuMs ?? 0),
   };
+}
+
+/** Server CPU per request in µs, one decimal. */
+function cpuPerRequestUs(run: ThroughputRun): number {
+  return run.requests > 0 ? Math.round(((run.serverCpuMs ?? 0) * 10_000) / run.requests) / 10 : 0;
 }
 
 export default async function createOrderThroughputBench(context: BenchContext): Promise<BenchResult> {
@@ -116,7 +128,9 @@ export default async function createOrderThroughputBench(context: BenchContext):
     for (let round = 0; round < rounds; round += 1) {
       // ABBA order: neither side always goes first, so a load that rises or falls through the run favours neither.
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-        target.rounds.push(await run(target.name, target.server.url, target.token, seconds / rounds));
+        const cpuBefore = cpuMs(target.server.pid);
+        const measured = await run(target.name, target.server.url, target.token, seconds / rounds);
+        target.rounds.push({ ...measured, serverCpuMs: cpuMs(target.server.pid) - cpuBefore });
       }
     }
     for (const target of targets) {
@@ -125,6 +139,7 @@ export default async function createOrderThroughputBench(context: BenchContext):
       context.log(
         `${target.name.padEnd(12)} ${measured.perSecond} req/s over ${measured.seconds} s in ${rounds} round(s) (${measured.requests} requests, ${CONNECTIONS} connections); ` +
           `latency p50 ${measured.latencyMs.p50} p99 ${measured.latencyMs.p99} max ${measured.latencyMs.max} ms; non-2xx ${measured.non2xx}, errors ${measured.errors}; ` +
+          `server CPU ${cpuPerRequestUs(measured)} µs/request; ` +
           `per round ${target.rounds.map((r) => r.perSecond).join(', ')} req/s`,
       );
     }
@@ -148,6 +163,7 @@ export default async function createOrderThroughputBench(context: BenchContext):
       figure({ name: 'latency p50 at that load', unit: 'ms', value: sandbox.latencyMs.p50, baseline: bare.latencyMs.p50, baselineLabel: base }),
       figure({ name: 'latency p99 at that load', unit: 'ms', value: sandbox.latencyMs.p99, baseline: bare.latencyMs.p99, baselineLabel: base }),
       figure({ name: 'non-2xx answers and errors', unit: 'count', value: sandbox.non2xx + sandbox.errors, baseline: bare.non2xx + bare.errors, baselineLabel: base, goal: '0', met: sandbox.non2xx + sandbox.errors === 0 }),
+      figure({ name: 'server CPU per request', unit: 'µs', value: cpuPerRequestUs(sandbox), baseline: cpuPerRequestUs(bare), baselineLabel: base }),
     ],
     details: { connections: CONNECTIONS, seconds, rounds, warmupSeconds: warmup, runs },
   };

@@ -7,9 +7,10 @@
 //   plain node) serving a one-button static page (bench/servers/static-page.ts), timed the same way. Median of several
 //   runs, alternating the two. BENCH_WEB_SHELL=tsx measures both as they were started before issue 14, through tsx
 //   from the sources (`npm run web`), for comparison.
-// - Where the time goes (issue 14): the web shell's start-up log line (launch/run-web.ts: Node and modules loaded,
-//   embedded platform listening, keychain probed, database opened, core started, listening, each in ms since the
-//   process started), then the page: spawn → `load` event (scripts and stylesheets run) → keypad enabled.
+// - Where the time goes (issue 14): the web shell's start-up log line (launch/run-web.ts: Node and modules loaded, web
+//   shell listening, database opened, URL printed, embedded platform listening, keychain probed, core composed and
+//   started, each in ms since the process started), then the page: spawn → `load` event (scripts and stylesheets run)
+//   → keypad enabled; and two figures without goals for the page's share: URL line → `load`, `load` → keypad.
 // - Size: every script and stylesheet the counter display loaded during those cold starts, gzip level 9, as a server
 //   would send them. Baseline: every .js and .css in renderer/dist (what a page loading all of it would cost).
 // The renderer must be built (`npm run bench` runs `npm run build` first).
@@ -21,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, RENDERER_DIST, e2eUnavailable } from '../test/support/kiosk-browser.ts';
-import { bundleNodeEntry } from '../build/bundle-web.ts';
+import { bundleNodeEntry, bundleWeb } from '../build/bundle-web.ts';
 import { median } from './lib/stats.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
 
@@ -147,7 +148,7 @@ export default async function rendererBench(context: BenchContext): Promise<Benc
   const start = viaTsx
     ? { shell: ['--import', 'tsx', 'launch/web.ts'], page: ['--import', 'tsx', 'bench/servers/static-page.ts'], how: 'node --import tsx, sources' }
     : {
-        shell: [await bundleNodeEntry(join(ROOT, 'launch', 'web.ts'), join(ROOT, 'out', 'bench-web.mjs'))],
+        shell: [await bundleWeb(join(ROOT, 'out', 'bench-web.mjs'))],
         page: [await bundleNodeEntry(join(ROOT, 'bench', 'servers', 'static-page.ts'), join(ROOT, 'out', 'bench-static-page.mjs'))],
         how: 'node, esbuild bundle',
       };
@@ -193,6 +194,8 @@ export default async function rendererBench(context: BenchContext): Promise<Benc
         met: interactive <= 1.5 * baseInteractive,
       }),
       figure({ name: `web-shell cold start to listening (median of ${runs})`, unit: 'ms', value: Math.round(listening), baseline: Math.round(baseListening), baselineLabel: staticBase }),
+      figure({ name: `web-shell URL line to page load event (median of ${runs})`, unit: 'ms', value: Math.round(median(shell.map((r) => r.pageLoadMs - r.listeningMs))), baseline: Math.round(median(baseline.map((r) => r.pageLoadMs - r.listeningMs))), baselineLabel: staticBase }),
+      figure({ name: `web-shell page load event to keypad enabled (median of ${runs})`, unit: 'ms', value: Math.round(median(shell.map((r) => r.interactiveMs - r.pageLoadMs))), baseline: Math.round(median(baseline.map((r) => r.interactiveMs - r.pageLoadMs))), baselineLabel: staticBase }),
       figure({ name: 'JS the counter display loads, gzip', unit: 'KiB', value: kib(sum(loaded, 'script', 'gzipBytes')), baseline: kib(sum(all, 'script', 'gzipBytes')), baselineLabel: distBase }),
       figure({ name: 'CSS the counter display loads, gzip', unit: 'KiB', value: kib(sum(loaded, 'stylesheet', 'gzipBytes')), baseline: kib(sum(all, 'stylesheet', 'gzipBytes')), baselineLabel: distBase }),
     ],

@@ -5,8 +5,12 @@
 // as it does the Electron shell's bundle, and runs it when Electron cannot run; the web-shell cold-start bench
 // (bench/renderer.bench.ts) runs it too. `npm run web` and the tests still run the sources through tsx.
 // The file sits one folder below the project, as launch/web.ts does, so its `import.meta.dirname/..` is the project
-// (launch/run-web.ts finds renderer/dist that way) and npm packages resolve from the project's node_modules. npm
-// packages stay external: better-sqlite3 and keytar are native, and the rest load as fast from node_modules.
+// (launch/run-web.ts finds renderer/dist that way) and the packages left out resolve from the project's node_modules.
+// issue 14 "cold start": the npm packages are bundled too (fastify, zod, qrcode and what they require): Node's module
+// loader resolving and reading their few hundred files cost the start about 50 ms of the 220 ms before the first
+// line of the launch ran, and the embedded platform about 20 ms more (same machine and load, 3 runs each). Left out:
+// the native modules (better-sqlite3 and keytar find their .node file from their own folder) and ioredis, which only
+// the relay's Redis backend loads, on demand.
 // Usage: node --import tsx build/bundle-web.ts
 import { build } from 'esbuild';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -14,6 +18,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..');
+/** The npm packages loaded from node_modules rather than bundled (see above). */
+const EXTERNAL_PACKAGES = ['better-sqlite3', 'keytar', 'ioredis'];
 export const WEB_BUNDLE = join(root, 'out', 'web.mjs');
 
 /** Bundles the web shell into `outfile` (out/web.mjs by default) and resolves to its path. */
@@ -36,7 +42,9 @@ export async function bundleNodeEntry(entry: string, outfile: string): Promise<s
     format: 'esm',
     // package.json "engines": Node 20.12 or newer.
     target: 'node20.12',
-    packages: 'external',
+    external: EXTERNAL_PACKAGES,
+    // The bundled CommonJS packages call require() for Node's built-in modules, which an ES module lacks.
+    banner: { js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);" },
     sourcemap: false,
     legalComments: 'none',
     logLevel: 'warning',

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createLogger } from '../electron/core/logger.ts';
 import type { Logger } from '../electron/core/ports.ts';
-import { startWebShell, type WebShell } from '../electron/web-shell/server.ts';
+import { startWebShell, type EventSource, type WebShell } from '../electron/web-shell/server.ts';
+import type { KioskApi, KioskMethod, Result } from '../shared/kiosk-api.ts';
+import { KIOSK_METHOD_NAMES } from '../shared/kiosk-names.ts';
 import { KIOSK_USAGE, parseKioskConfig } from './kiosk-config.ts';
 import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
 
@@ -62,9 +64,31 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
     secrets: () => [launchSecret, ...(kiosk?.secrets() ?? [])],
     debug: env.KIOSK_LOG_LEVEL === 'debug',
   });
+  // issue 14 "cold start": the web shell listens before the kiosk starts, and its URL is printed as soon as the kiosk's
+  // database is open (the last refusal a person must act on, issue 12: no URL for a kiosk that cannot start), so the
+  // browser loads the page while the embedded platform and the core start. The page's calls wait for the started
+  // kiosk (they never fail for being early), and its event stream is attached to the core's events then.
+  const starting = deferredKiosk();
+  const staticDir = join(import.meta.dirname, '..', 'renderer', 'dist');
+  const shell = await startWebShell({
+    api: starting.api,
+    events: starting.events,
+    staticDir: existsSync(join(staticDir, 'index.html')) ? staticDir : null,
+    port: config.port,
+    secret: launchSecret,
+  });
+  const listening = Math.round(performance.now());
+  let urlShown = 0;
+  const mode = config.mode === 'training' ? 'training mode' : `live mode, platform ${config.platformUrl}`;
   try {
     kiosk = await startKiosk(config, {
       logger,
+      opened: () => {
+        out.stdout(`Kiosk (${mode}) at ${shell.url}\n`);
+        urlShown = Math.round(performance.now());
+        // The window opens as soon as there is a URL (issue 14); without a display it is said after the start (below).
+        if (config.open && hasDisplay(env)) openWindow(shell.url, out);
+      },
       // issue 4: the authorization_code flow opens the platform's page in the system browser.
       openBrowser: async (url) => {
         const opener = ['/usr/bin/xdg-open', '/usr/bin/chromium'].find((path) => existsSync(path));
@@ -73,44 +97,28 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
       },
     });
   } catch (error) {
+    starting.failed(error);
+    await shell.close();
     // One line (issue 12): the reason names the file or the keychain and says what to do.
     out.stderr(`web: the kiosk could not start: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')}\n`);
     return { exitCode: 1 };
   }
-  const staticDir = join(import.meta.dirname, '..', 'renderer', 'dist');
-  const shell = await startWebShell({
-    api: kiosk.core.api,
-    events: kiosk.core.events,
-    staticDir: existsSync(join(staticDir, 'index.html')) ? staticDir : null,
-    port: config.port,
-    secret: launchSecret,
-  });
-  const mode = kiosk.training ? 'training mode' : `live mode, platform ${config.platformUrl}`;
-  out.stdout(`Kiosk (${mode}) at ${shell.url}\n`);
+  starting.started(kiosk);
   // issue 15 "first five minutes": the training platform is a tool of its own (its control API, the payer page), so
   // its address is said too.
   if (kiosk.training) out.stdout(`Training platform (the embedded sandbox) at ${kiosk.platformUrl}\n`);
   // issue 14 "measure where time goes": one line saying when each step of the start ended, in ms since the process
   // started (bench/renderer.bench.ts reads it).
-  logger.info('kiosk started', { startupMs: { loaded, ...kiosk.startup, listening: Math.round(performance.now()) } });
+  logger.info('kiosk started', { startupMs: { loaded, listening, ...kiosk.startup, url: urlShown } });
   if (kiosk.warning) {
     // issue 15: in training a missing keychain is no failure, so the line is one plain sentence; the keychain's own
     // diagnosis (D-Bus, what to install) is for whoever services the PC: KIOSK_LOG_LEVEL=debug writes it to the log.
     out.stderr(`web: ${TRAINING_NO_KEYCHAIN}\n`);
     logger.debug?.('keychain unavailable, training keeps its secrets in memory', { detail: kiosk.warning });
   }
-
   if (config.open && !hasDisplay(env)) {
     // issue 15: a browser cannot open a window without a display (a server, an SSH session); say where to go instead.
     out.stderr('web: no display here, so no window opens: open the URL above in a browser on this machine\n');
-  } else if (config.open) {
-    const browser = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-    if (browser) {
-      // App mode: no address bar or tabs, as close to a kiosk window as a browser gets.
-      spawn(browser, [`--app=${shell.url}`, '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update'], { stdio: 'ignore', detached: true }).unref();
-    } else {
-      out.stderr('web: no Chromium found; open the URL above in a browser\n');
-    }
   }
 
   const started = kiosk;
@@ -125,4 +133,53 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
         await started.close();
       })()),
   };
+}
+
+/** Opens the kiosk's page in Chromium's app mode, or says there is no Chromium to open it. */
+function openWindow(url: string, out: WebOutput): void {
+  const browser = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
+  if (browser) {
+    // App mode: no address bar or tabs, as close to a kiosk window as a browser gets.
+    spawn(browser, [`--app=${url}`, '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update'], { stdio: 'ignore', detached: true }).unref();
+  } else {
+    out.stderr('web: no Chromium found; open the URL above in a browser\n');
+  }
+}
+
+/**
+ * The kiosk's API and events for a web shell that listens before the kiosk has started (issue 14 "cold start"): each
+ * call waits for the started kiosk, then runs on it; a stream subscribed early is attached to the core's events then.
+ * When the start fails, the calls waiting reject (the web shell answers 500) and the shell is closed.
+ */
+function deferredKiosk(): { api: KioskApi; events: EventSource; started(kiosk: StartedKiosk): void; failed(error: unknown): void } {
+  let started!: (kiosk: StartedKiosk) => void;
+  let failed!: (error: unknown) => void;
+  const ready = new Promise<StartedKiosk>((resolve, reject) => {
+    started = resolve;
+    failed = reject;
+  });
+  ready.catch(() => undefined);
+  const api = Object.fromEntries(
+    KIOSK_METHOD_NAMES.map((method: KioskMethod) => [
+      method,
+      async (input: unknown) => ((await ready).core.api[method] as (input: unknown) => Promise<Result<unknown>>)(input),
+    ]),
+  ) as unknown as KioskApi;
+  const events: EventSource = {
+    subscribe(listener) {
+      let unsubscribe: (() => void) | null = null;
+      let gone = false;
+      void ready.then(
+        (kiosk) => {
+          if (!gone) unsubscribe = kiosk.core.events.subscribe(listener);
+        },
+        () => undefined,
+      );
+      return () => {
+        gone = true;
+        unsubscribe?.();
+      };
+    },
+  };
+  return { api, events, started, failed };
 }

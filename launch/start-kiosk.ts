@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { compose, type KioskCore } from '../electron/core/compose.ts';
+import { compose, openKioskStore, type KioskCore, type KioskStore } from '../electron/core/compose.ts';
+import { systemClock } from '../node-common/time.ts';
 import { openVault } from '../electron/core/vault/open-vault.ts';
 import { ensurePrivateDir } from '../electron/core/private-files.ts';
 import type { Logger, ReceiptPrinter } from '../electron/core/ports.ts';
@@ -13,6 +14,12 @@ export interface KioskExtras {
   openBrowser?: (url: string) => Promise<void>;
   /** Silent receipt printing (the Electron shell). */
   printer?: ReceiptPrinter;
+  /**
+   * issue 14 "cold start": called once the kiosk's database is open (and, live, the keychain found), the last step that
+   * refuses a start for a reason the person must act on (a damaged file, no keychain): a shell may show its address
+   * from here while the rest starts. Not called when the start is refused before that.
+   */
+  opened?: () => void;
 }
 
 export interface StartedKiosk {
@@ -29,8 +36,9 @@ export interface StartedKiosk {
   secrets(): string[];
   /**
    * issue 14 "cold start, measure where time goes": when each step of the start ended, in ms since the process started
-   * (performance.now()): `platform` (embedded sandbox and relay listening, training), `vault` (keychain probed), `core`
-   * (database opened), `started` (connected, recovered, live updates on). For the shells' start-up log line.
+   * (performance.now()): `database` (the kiosk's database opened), `platform` (embedded sandbox and relay listening,
+   * training), `vault` (keychain probed), `core` (composed), `started` (connected, recovered, live updates on). For the
+   * shells' start-up log line.
    */
   startup: Record<string, number>;
   /** Stops the core, then the embedded platform (training). */
@@ -64,6 +72,8 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
   ensurePrivateDir(config.dataDir);
   const common = {
     logger: extras.logger,
+    // issue 18: the Electron shell's log folder, whose last days the support bundle holds (live data is in live/).
+    logsDir: join(config.dataDir, 'logs'),
     ...(extras.openBrowser ? { openBrowser: extras.openBrowser } : {}),
     ...(extras.printer ? { printer: extras.printer } : {}),
   };
@@ -78,12 +88,23 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
     // not after it. Its rejection is taken either way, so a platform that fails first leaves no unhandled one.
     const opening = step('vault', openVault({ training: true, profile: trainingVaultProfile(config.dataDir) }));
     opening.catch(() => undefined);
-    const platform = await step('platform', startEmbeddedPlatform({ dataDir: join(config.dataDir, 'training') }));
+    // issue 14 "cold start": the database before the platform, so that a damaged file is refused before a shell shows
+    // its address (issue 12), and the shell can show it while the platform starts.
+    const store = openStore(config.dataDir, startup);
+    extras.opened?.();
+    let platform: Awaited<ReturnType<typeof startEmbeddedPlatform>>;
+    try {
+      platform = await step('platform', startEmbeddedPlatform({ dataDir: join(config.dataDir, 'training') }));
+    } catch (error) {
+      store.db.close();
+      throw error;
+    }
     try {
       const { vault, warning } = await opening;
       const core = await step(
         'core',
         compose({
+          store,
           dataDir: config.dataDir,
           platformUrl: platform.platformUrl,
           relay: { url: platform.relayUrl, key: platform.kioskKey },
@@ -117,9 +138,18 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
   ensurePrivateDir(dataDir);
   // issue 4: only training may keep tokens in memory; openVault rejects with what to install otherwise.
   const { vault } = await step('vault', openVault({ training: false, profile: liveVaultProfile(config.dataDir) }));
-  const core = await step('core', compose({ dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common }));
+  const store = openStore(dataDir, startup);
+  extras.opened?.();
+  const core = await step('core', compose({ store, dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common }));
   await step('started', startOrStop(core));
   return { core, training: false, platformUrl: config.platformUrl, warning: null, secrets: () => core.secrets(), startup, close: () => core.stop() };
+}
+
+/** Opens the kiosk's database in `dataDir` (throwing DamagedDatabaseError and the like as compose would) and notes when. */
+function openStore(dataDir: string, startup: Record<string, number>): KioskStore {
+  const store = openKioskStore(join(dataDir, 'kiosk.sqlite'), systemClock);
+  startup['database'] = Math.round(performance.now());
+  return store;
 }
 
 /** The keychain profile of a live kiosk: one per data folder (KeytarVault account names end in `@profile`). */

@@ -12,6 +12,8 @@ import type { AppendInput, EventLog } from './log/event-log.ts';
 import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
+import { registerFleet } from './fleet.ts';
+import { RedisFleetStore, SqliteFleetStore, type FleetStore } from './fleet-store.ts';
 import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
 import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../node-common/retry.ts';
@@ -62,6 +64,13 @@ export interface RelayOptions {
   server?: Partial<ServerLimits>;
   /** Who may read /metrics: a second listener and/or a bearer token (issue 12). */
   metrics?: MetricsAccess;
+  /** issue 18: the key for GET /fleet and /fleet.html, an operator's and never a kiosk's; without one both answer 403. */
+  adminKey?: string;
+  /**
+   * issue 18: the fleet's silence limit (default 5 minutes) and store (default: beside the log, in its Redis when
+   * redisUrl is given, else in the SQLite file dataFile or in memory).
+   */
+  fleet?: { silentAfterMs?: number; store?: FleetStore };
 }
 
 export interface Relay {
@@ -87,6 +96,8 @@ export interface Relay {
 }
 
 const DAY = 24 * 3600 * 1000;
+/** issue 18: a kiosk not heard from for this long leaves the fleet page (a counter PC retired or renamed). */
+const FLEET_RETENTION_MS = 30 * DAY;
 
 /** Builds the relay without listening (style guide 13): the kiosk's embedded default and the tests call this. */
 export async function buildRelay(options: RelayOptions): Promise<Relay> {
@@ -105,13 +116,16 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   if (!options.log && options.redisUrl && options.dataFile) throw new Error('dataFile and redisUrl are two different logs: give one of them');
   const log = options.log ?? (options.redisUrl ? new RedisEventLog(options.redisUrl, retentionMs) : new SqliteEventLog(options.dataFile ?? ':memory:'));
   const logKind = log instanceof RedisEventLog ? 'redis' : log instanceof SqliteEventLog ? 'sqlite' : 'custom';
+  const fleetStore = options.fleet?.store ?? (options.redisUrl ? new RedisFleetStore(options.redisUrl, FLEET_RETENTION_MS) : new SqliteFleetStore(options.dataFile ?? ':memory:'));
   try {
     await log.ready();
+    await fleetStore.ready();
     // Prune what outlived the retention while the relay was down, before the first kiosk reads.
     await log.prune(clock.now() - retentionMs);
   } catch (error) {
     // A log we opened is ours to close: a Redis client left behind would keep reconnecting (and the process alive).
     if (!options.log) await log.close().catch(() => undefined);
+    if (!options.fleet?.store) await fleetStore.close().catch(() => undefined);
     throw error;
   }
   const metrics = new RelayMetrics();
@@ -361,8 +375,19 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     if (metricsAccess.token !== undefined && !bearerMatches(single(request.headers.authorization), metricsAccess.token)) {
       return reply.code(401).send({ error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token>.' });
     }
-    return reply.code(200).type(PROMETHEUS_TYPE).send(metrics.render());
+    return reply.code(200).type(PROMETHEUS_TYPE).send(await metrics.exposition());
   });
+
+  const fleet = registerFleet(app, {
+    store: fleetStore,
+    clock,
+    metrics,
+    kioskScope: (request) => kioskScope(request, keys),
+    adminKey: options.adminKey,
+    retentionMs: FLEET_RETENTION_MS,
+    ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),
+  });
+  metrics.addCollector(() => fleet.metricsText());
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
@@ -376,7 +401,10 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   });
 
   const pruneNow = () => log.prune(clock.now() - retentionMs);
-  const pruner = setInterval(() => void pruneNow().catch(() => undefined), 3600 * 1000);
+  const pruner = setInterval(() => {
+    void pruneNow().catch(() => undefined);
+    void fleet.prune().catch(() => undefined);
+  }, 3600 * 1000);
   pruner.unref();
 
   return {
@@ -420,6 +448,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       await app.close();
       await Promise.allSettled([...lookups]);
       await log.close();
+      await fleet.close();
     },
   };
 }

@@ -24,6 +24,8 @@ export interface RelayConfig {
   server: ServerLimits;
   ipn: IpnLimits;
   metrics: MetricsAccess;
+  /** issue 18: the key of GET /fleet and /fleet.html; never a kiosk key. */
+  adminKey?: string;
 }
 
 export const RELAY_USAGE = `Usage: npm run relay -- --port N --platform-url URL
@@ -32,22 +34,23 @@ export const RELAY_USAGE = `Usage: npm run relay -- --port N --platform-url URL
          [--platform-token TOKEN] [--seller-token USER_ID=TOKEN ...] [--host ADDRESS] [--retention-days N]
          [--headers-timeout-ms N] [--request-timeout-ms N] [--keep-alive-timeout-ms N] [--max-connections N]
          [--ipn-concurrency N] [--ipn-queue N] [--ipn-rate N]
-         [--metrics-host ADDRESS --metrics-port N] [--metrics-token TOKEN] [--config FILE]
+         [--metrics-host ADDRESS --metrics-port N] [--metrics-token TOKEN] [--admin-key KEY] [--config FILE]
 
 --application: a webhook secret binds to one application and speaks only for its sellers (user ids).
 --webhook-secret: the legacy single application, whose sellers are the sellers of the kiosk keys.
 --seller-token: the relay confirms that seller's order events with GET /v1/orders/{id} before streaming them.
+--admin-key: the operator's key for the fleet page (GET /fleet, /fleet.html); not a kiosk key.
 
 Every setting can also come from a JSON config file (--config FILE or RELAY_CONFIG) with the keys
 port, host, platformUrl, data, applications[{id, secrets[], sellers[]}], webhookSecrets[], kioskKeys[], platformToken,
 sellerTokens{USER_ID: TOKEN}, redis, retentionDays, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs,
-maxConnections, ipnConcurrency, ipnQueue, ipnRatePerSecond, metricsHost, metricsPort, metricsToken,
+maxConnections, ipnConcurrency, ipnQueue, ipnRatePerSecond, metricsHost, metricsPort, metricsToken, adminKey,
 or from the environment: RELAY_PORT, RELAY_HOST, RELAY_PLATFORM_URL, RELAY_DATA, RELAY_APPLICATIONS (space-separated
 ID=SECRET[,SECRET2]:SELLER1[,SELLER2] entries), RELAY_WEBHOOK_SECRETS (comma-separated), RELAY_KIOSK_KEYS
 (space-separated KEY=USER_ID[:POS1,POS2] entries), RELAY_PLATFORM_TOKEN, RELAY_SELLER_TOKENS (space-separated
 USER_ID=TOKEN entries), RELAY_REDIS_URL, RELAY_RETENTION_DAYS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS,
 RELAY_KEEP_ALIVE_TIMEOUT_MS, RELAY_MAX_CONNECTIONS, RELAY_IPN_CONCURRENCY, RELAY_IPN_QUEUE, RELAY_IPN_RATE,
-RELAY_METRICS_HOST, RELAY_METRICS_PORT, RELAY_METRICS_TOKEN. Flags win over the environment, which wins over the file.
+RELAY_METRICS_HOST, RELAY_METRICS_PORT, RELAY_METRICS_TOKEN, RELAY_ADMIN_KEY. Flags win over the environment, which wins over the file.
 `;
 
 /** Whole-number settings: flag, variable and bounds (the config file key is the property name). */
@@ -78,6 +81,7 @@ const FLAGS = new Set([
   '--retention-days',
   '--metrics-host',
   '--metrics-token',
+  '--admin-key',
   '--config',
   ...NUMBER_FLAGS.keys(),
 ]);
@@ -86,6 +90,8 @@ const FLAGS = new Set([
 const MAX_RETENTION_DAYS = 3650;
 /** A bearer token anyone could guess protects nothing. */
 const MIN_METRICS_TOKEN_LENGTH = 16;
+/** The admin key reads every seller's fleet: at least as long as a kiosk key. */
+const MIN_ADMIN_KEY_LENGTH = 16;
 
 const whole = (key: NumberSetting) => z.number().int().min(NUMBERS[key].min).max(NUMBERS[key].max).optional();
 
@@ -119,6 +125,7 @@ const fileSchema = z.strictObject({
   metricsHost: z.string().min(1).optional(),
   metricsPort: whole('metricsPort'),
   metricsToken: z.string().optional(),
+  adminKey: z.string().optional(),
 });
 type Partial = z.infer<typeof fileSchema>;
 
@@ -192,6 +199,9 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
         break;
       case '--metrics-token':
         flags.metricsToken = v;
+        break;
+      case '--admin-key':
+        flags.adminKey = v;
         break;
       case '--redis':
         flags.redis = v;
@@ -275,6 +285,7 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
   }
   if (env.RELAY_METRICS_HOST) fromEnv.metricsHost = env.RELAY_METRICS_HOST;
   if (env.RELAY_METRICS_TOKEN) fromEnv.metricsToken = env.RELAY_METRICS_TOKEN;
+  if (env.RELAY_ADMIN_KEY) fromEnv.adminKey = env.RELAY_ADMIN_KEY;
   for (const [key, spec] of Object.entries(NUMBERS) as Array<[NumberSetting, (typeof NUMBERS)[NumberSetting]]>) {
     const text = env[spec.env];
     if (!text) continue;
@@ -323,6 +334,12 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
   if (merged.metricsToken !== undefined && (merged.metricsToken.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(merged.metricsToken))) {
     return { ok: false, error: `--metrics-token must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces` };
   }
+  // issue 18: the admin key is an operator's credential of its own; one a kiosk also holds would open every seller's
+  // fleet to that kiosk. The message never repeats the key.
+  if (merged.adminKey !== undefined && (merged.adminKey.length < MIN_ADMIN_KEY_LENGTH || /\s/.test(merged.adminKey))) {
+    return { ok: false, error: `--admin-key must be at least ${MIN_ADMIN_KEY_LENGTH} characters without spaces` };
+  }
+  if (merged.adminKey !== undefined && scopes.some((s) => s.key === merged.adminKey)) return { ok: false, error: '--admin-key must differ from every kiosk key' };
   return {
     ok: true,
     config: {
@@ -347,6 +364,7 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
         ...(merged.metricsPort !== undefined ? { host: merged.metricsHost ?? '127.0.0.1', port: merged.metricsPort } : {}),
         ...(merged.metricsToken !== undefined ? { token: merged.metricsToken } : {}),
       },
+      ...(merged.adminKey !== undefined ? { adminKey: merged.adminKey } : {}),
     },
   };
 }

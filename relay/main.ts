@@ -37,6 +37,7 @@ try {
     server: config.server,
     ipnLimits: config.ipn,
     metrics: config.metrics,
+    ...(config.adminKey ? { adminKey: config.adminKey } : {}),
   });
 } catch (error) {
   // The Redis URL may carry a password: name the backend, never print the URL (the error names host:port).

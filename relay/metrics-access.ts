@@ -38,7 +38,10 @@ export async function listenForMetrics(access: MetricsAccess & { port: number },
     if (access.token !== undefined && !bearerMatches(request.headers.authorization, access.token)) {
       return reply(response, 401, 'application/json; charset=utf-8', JSON.stringify({ error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token>.' }));
     }
-    return reply(response, 200, PROMETHEUS_TYPE, metrics.render());
+    void metrics.exposition().then(
+      (text) => reply(response, 200, PROMETHEUS_TYPE, text),
+      () => reply(response, 500, 'application/json; charset=utf-8', JSON.stringify({ error: 'internal', message: 'Internal error.' })),
+    );
   });
   capConnections(server, limits, () => undefined);
   const host = access.host ?? '127.0.0.1';

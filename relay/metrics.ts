@@ -2,6 +2,8 @@
 export class RelayMetrics {
   readonly #counters = new Map<string, Map<string, number>>();
   readonly #help = new Map<string, { help: string; type: 'counter' | 'gauge' }>();
+  /** issue 18: series read when scraped (the fleet's per-kiosk gauges, from the store every relay shares). */
+  readonly #collectors: Array<() => Promise<string>> = [];
   connectedStreams = 0;
 
   constructor() {
@@ -16,6 +18,7 @@ export class RelayMetrics {
     this.#define('relay_confirmations_total', 'Order events the relay looked up on the platform with a seller token, by result (verified, refused, unverified).');
     this.#define('relay_events_dropped_total', 'Signed order events not appended because the platform denied the order, by reason.');
     this.#define('relay_connections_refused_total', 'Sockets closed at once because the connection cap was reached.');
+    this.#define('relay_heartbeats_total', 'Kiosk heartbeats received, by result (recorded, or why refused).');
     this.#help.set('relay_streams_connected', { help: 'Kiosk streams connected now.', type: 'gauge' });
   }
 
@@ -43,6 +46,17 @@ export class RelayMetrics {
       else for (const [labels, value] of series) lines.push(labels ? `${name}{${labels}} ${value}` : `${name} ${value}`);
     }
     return lines.join('\n') + '\n';
+  }
+
+  /** Adds series that exposition() reads at each scrape, after the counters. */
+  addCollector(collect: () => Promise<string>): void {
+    this.#collectors.push(collect);
+  }
+
+  /** The whole /metrics text: render() plus every collector's series. */
+  async exposition(): Promise<string> {
+    const parts = await Promise.all(this.#collectors.map((collect) => collect()));
+    return this.render() + parts.join('');
   }
 
   #define(name: string, help: string): void {

@@ -10,6 +10,8 @@ import { IdempotencyStore } from './domain/idempotency.ts';
 import { Notifier } from './domain/notifier.ts';
 import { LegacyService } from './domain/legacy.ts';
 import { SellerService } from './domain/sellers.ts';
+import { StoreService } from './domain/stores.ts';
+import { PosService } from './domain/pos.ts';
 import { FaultTable, type Fault } from './http/faults.ts';
 import { ControlHosts, guardControlRoutes } from './http/control-hosts.ts';
 import { ApiError, OAuthError, sendApiError, sendOAuthError } from './http/replies.ts';
@@ -21,6 +23,8 @@ import { registerPayerPage } from './routes/payer-page.ts';
 import { registerAuthorizationPage } from './routes/authorization-page.ts';
 import { registerTokenizeRoutes } from './routes/tokenize.ts';
 import { registerLegacyRoutes } from './routes/legacy.ts';
+import { registerStoresPosRoutes } from './routes/stores-pos.ts';
+import { platformErrorBody } from '../shared/platform-error-body.ts';
 import { generateMerchantKey, exportMerchantKey, importMerchantKey, type MerchantKey, type StoredMerchantKey } from './wallet/merchant-key.ts';
 import type { SandboxContext } from './context.ts';
 
@@ -131,8 +135,11 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     },
     { refundProcessingSeconds: options.refundProcessingSeconds ?? 10 },
   );
-  const idempotency = new IdempotencyStore(state, clock);
-  const sellers = new SellerService(state, ids, clock);
+  const idempotency = new IdempotencyStore(state, clock, (orderId) => orders.renderAsCreated(orderId));
+  const stores = new StoreService(state, clock, ids);
+  const pos = new PosService(state, clock, ids, stores);
+  const sellers = new SellerService(state, ids, clock, stores, pos);
+  pos.migrateLegacy((seller) => sellers.defaultStore(seller));
   const faults = new FaultTable(random);
   const controlHosts = new ControlHosts(options.allowedHosts ?? []);
 
@@ -151,7 +158,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     }
   };
 
-  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, faults, merchantKey, controlHosts, sweep };
+  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, stores, pos, faults, merchantKey, controlHosts, sweep };
   const app = buildHttp(context, options.bodyLimit ?? ONE_MIB, limits);
 
   let timer: NodeJS.Timeout | null = null;
@@ -306,6 +313,7 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits)
   registerTokenizeRoutes(app, ctx);
   registerOrderRoutes(app, ctx);
   registerLegacyRoutes(app, ctx);
+  registerStoresPosRoutes(app, ctx);
   registerControlRoutes(app, ctx);
   registerPayerPage(app, ctx);
   registerAuthorizationPage(app, ctx);
@@ -320,7 +328,8 @@ function pathOf(url: string): string {
 
 /**
  * A forced error in the shape of the route family it hits: OAuth's body for /oauth/token (seed 7.1 has no 5xx code, so a
- * forced 5xx says internal_error), tokenization's codes of seed 7.2, else the Orders API's (seed 7.3: generic).
+ * forced 5xx says internal_error), tokenization's codes of seed 7.2, the older APIs' body for legacy payments and Stores
+ * and POS (platform-facts "Error bodies"), else the Orders API's (seed 7.3: generic).
  */
 function sendFaultError(reply: FastifyReply, path: string, status: number): FastifyReply {
   if (path === '/oauth/token') {
@@ -331,7 +340,15 @@ function sendFaultError(reply: FastifyReply, path: string, status: number): Fast
     if (status === 429) return reply.code(429).send(apiErrorBody('local_rate_limited', ['injected fault']));
     return reply.code(status).send(apiErrorBody(code ?? (status >= 500 ? 'internal_server_error' : 'invalid_request'), ['injected fault']));
   }
+  if (PLATFORM_BODY_PATHS.test(path)) {
+    // platform-facts "Error bodies": the legacy payments API and the Stores and POS API answer in the older shape.
+    const code = status === 429 ? 'local_rate_limited' : status >= 500 ? 'internal_error' : 'bad_request';
+    return reply.code(status).send(platformErrorBody(code, status, 'Injected fault.', ['injected fault']));
+  }
   const code = status === 429 ? 'local_rate_limited' : status >= 500 ? 'generic' : 'bad_request';
   return reply.code(status).send(apiErrorBody(code, ['injected fault']));
 }
+
+/** The routes whose errors use the older APIs' body (sandbox/routes/legacy.ts, sandbox/routes/stores-pos.ts). */
+const PLATFORM_BODY_PATHS = /^\/(?:pos(?:\/|$)|stores\/|users\/[^/]+\/stores(?:\/|$)|instore\/|v1\/payments(?:\/|$)|merchant_orders\/|v1\/chargebacks\/|point\/integration-api\/)/;
 

@@ -7,6 +7,8 @@ import type { IdempotencyStore } from './domain/idempotency.ts';
 import type { Notifier } from './domain/notifier.ts';
 import type { LegacyService } from './domain/legacy.ts';
 import type { SellerService } from './domain/sellers.ts';
+import type { StoreService } from './domain/stores.ts';
+import type { PosService } from './domain/pos.ts';
 import type { FaultTable } from './http/faults.ts';
 import type { ControlHosts } from './http/control-hosts.ts';
 import type { MerchantKey } from './wallet/merchant-key.ts';
@@ -25,6 +27,8 @@ export interface SandboxContext {
   notifier: Notifier;
   legacy: LegacyService;
   sellers: SellerService;
+  stores: StoreService;
+  pos: PosService;
   faults: FaultTable;
   merchantKey: MerchantKey;
   controlHosts: ControlHosts;

@@ -8,8 +8,55 @@ export interface SellerRecord {
   country_code: string;
   currency: Currency | null;
   name: string;
-  pos: Array<{ external_pos_id: string; qr_id: string }>;
+  /**
+   * Data files written before issue 16 kept the seller's POS here; PosService turns them into PosRecords at start
+   * (keeping each qr_id, so a printed QR stays valid) and removes the field.
+   */
+  pos?: Array<{ external_pos_id: string; qr_id: string }>;
   created_at: number;
+}
+
+/** platform-facts "Stores and points of sale": a store (sucursal). */
+export interface StoreRecord {
+  /** Numeric text, as the platform's store ids. */
+  id: string;
+  user_id: string;
+  name: string;
+  external_id?: string;
+  location: StoreLocation;
+  business_hours?: BusinessHours;
+  date_created: number;
+  date_last_updated: number;
+}
+
+export interface StoreLocation {
+  street_number: string;
+  street_name: string;
+  city_name: string;
+  state_name: string;
+  latitude: number;
+  longitude: number;
+  reference?: string;
+}
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type BusinessHours = Partial<Record<(typeof WEEKDAYS)[number], Array<{ open: string; close: string }>>>;
+
+/** platform-facts "Stores and points of sale": a point of sale (caja), what an order's external_pos_id names. */
+export interface PosRecord {
+  /** Numeric text (the key); the API renders it as a number. */
+  id: string;
+  user_id: string;
+  name: string;
+  fixed_amount: boolean;
+  category?: number;
+  store_id: string;
+  external_id: string;
+  /** The static QR's id (platform-facts: tag 43 sub-tag 06 of the printed QR). */
+  uuid: string;
+  url?: string;
+  date_created: number;
+  date_last_updated: number;
 }
 
 export interface ApplicationRecord {
@@ -118,6 +165,11 @@ export interface IdempotencyRecord {
   json?: string;
   /** Records written before `json` existed keep the response as a value; both forms replay the same. */
   body?: unknown;
+  /**
+   * A create's answer is not stored: it is the order as it was created, rebuilt from the order on a replay (issue 14
+   * throughput: a day of keys no longer keeps a copy of every order's first answer in the heap).
+   */
+  order_id?: string;
   created_at: number;
 }
 
@@ -192,6 +244,8 @@ export class SandboxState {
   readonly merchantOrders: Collection<LegacyRecord>;
   readonly chargebacks: Collection<LegacyRecord>;
   readonly paymentIntents: Collection<LegacyRecord>;
+  readonly stores: Collection<StoreRecord>;
+  readonly pos: Collection<PosRecord>;
   readonly meta: Collection<MetaRecord>;
   /** Orders that can still change on their own (expiry, refund completion): the sweeper looks only at these. */
   readonly active = new Set<string>();
@@ -202,6 +256,13 @@ export class SandboxState {
   readonly pendingDeliveries = new Set<string>();
   /** A dynamic order's QR id → its order id, so the payer page finds a scanned QR by index, not by walking every order. */
   readonly orderByQr = new Map<string, string>();
+  /**
+   * seller → POS external id → POS id: create-order checks its external_pos_id here (issue 16: O(1) on the benchmarked
+   * path, no string built per request). Kept by indexPos / unindexPos.
+   */
+  readonly posByExternal = new Map<string, Map<string, string>>();
+  /** A POS's static QR id → its POS id, for the payer page's scan of a printed QR and the QR image routes. */
+  readonly posByQr = new Map<string, string>();
 
   constructor(readonly persistence: Persistence | null) {
     const c = <T>(kind: string) => new Collection<T>(kind, persistence, objectRow<T>(kind));
@@ -218,7 +279,10 @@ export class SandboxState {
     this.merchantOrders = c('merchant_order');
     this.chargebacks = c('chargeback');
     this.paymentIntents = c('payment_intent');
+    this.stores = c('store');
+    this.pos = c('pos');
     this.meta = c('meta');
+    for (const pos of this.pos.values()) this.indexPos(pos);
     for (const order of this.orders.values()) {
       if (order.status === 'created' || order.refunds.some((r) => r.status === 'processing')) this.active.add(order.id);
       if (order.qr_id !== undefined) this.orderByQr.set(order.qr_id, order.id);
@@ -235,6 +299,22 @@ export class SandboxState {
   }
   setMeta(id: string, value: unknown): void {
     this.meta.put(id, { id, value });
+  }
+
+  indexPos(pos: PosRecord): void {
+    let bySeller = this.posByExternal.get(pos.user_id);
+    if (!bySeller) this.posByExternal.set(pos.user_id, (bySeller = new Map()));
+    bySeller.set(pos.external_id, pos.id);
+    this.posByQr.set(pos.uuid, pos.id);
+  }
+  unindexPos(pos: PosRecord): void {
+    this.posByExternal.get(pos.user_id)?.delete(pos.external_id);
+    this.posByQr.delete(pos.uuid);
+  }
+  /** The seller's POS with this external id (an order's config.qr.external_pos_id), if any. */
+  posOf(userId: string, externalId: string): PosRecord | undefined {
+    const id = this.posByExternal.get(userId)?.get(externalId);
+    return id === undefined ? undefined : this.pos.get(id);
   }
 
   sellerOfApplication(clientId: string): SellerRecord | undefined {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalString, orderId } from './schemas/common.ts';
+import { decimalString, managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
 import type { ORDER_STATUSES, ORDER_STATUS_DETAILS } from './schemas/order.ts';
 import { QR_MODES } from './schemas/order.ts';
 import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
@@ -7,6 +7,10 @@ import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
 export type { KioskErrorCode } from './kiosk-errors.ts';
 import type { RelayProblemCode } from './relay-problems.ts';
+import { setupInputs, type SetupOutputs } from './setup-api.ts';
+import { dayInputs, type DayOutputs, type PersonRef } from './day-api.ts';
+import { supportInputs, type SupportOutputs } from './support-api.ts';
+import { updateInputs, type UpdateOutputs } from './update-api.ts';
 
 // The one contract between the renderer and the main process (style guide 2): every method's input schema, its
 // result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all
@@ -48,9 +52,17 @@ export interface SessionState {
   countryCode: string | null;
   currency: 'ARS' | 'BRL' | 'CLP' | 'UYU' | null;
   posId: string | null;
-  /** Why the session is not connected, in words, when it is not. */
+  /** Why the session is not connected, in words, when it is not: the technical text, for logs and diagnostics. */
   problem: string | null;
+  /**
+   * The same problem as a code the screens word in their language (issue 15 "Manager language"): the account must be
+   * connected again, or training keeps its sign-in in memory because no keychain answered. Null when there is none.
+   */
+  problemCode: SessionProblemCode | null;
 }
+
+export const SESSION_PROBLEM_CODES = ['reconnect_needed', 'keychain_memory'] as const;
+export type SessionProblemCode = (typeof SESSION_PROBLEM_CODES)[number];
 
 export interface Connectivity {
   platform: 'online' | 'offline';
@@ -84,6 +96,8 @@ export interface OutboxItem {
    * tell whether the order it holds already lists them. Absent for anything else.
    */
   refundIds?: string[];
+  /** A queued item that failed and waits to be sent again: when the next attempt is due, ISO 8601. Absent otherwise. */
+  nextAttemptAt?: string;
 }
 
 /** An order as the kiosk shows it: the platform's order plus what the kiosk knows locally. */
@@ -111,6 +125,11 @@ export interface KioskOrder {
   paymentId: string | null;
   /** Refunds and cancels waiting in the outbox for this order. */
   pending: OutboxItem[];
+  /**
+   * issue 17: who sold it (their id and name at the time), in the history's lists (listOrders, listOrdersPage). Absent
+   * for a sale made with nobody signed in, and in the other answers and events.
+   */
+  cashier?: PersonRef;
 }
 
 export interface OrderItem {
@@ -160,10 +179,16 @@ export interface KioskSettings {
   printerName: string | null;
   /** issue 15: a short chime when a payment lands (default on; the manager can mute it). */
   soundOnPayment: boolean;
+  /** issue 18: the generic update feed (electron-builder's latest-*.yml and installers); null: no automatic updates. */
+  updateFeedUrl: string | null;
+  /** issue 18: "HH:MM-HH:MM", the counter PC's local time, when an idle kiosk may install an update (default 03:00-05:00). */
+  maintenanceWindow: string;
   hasPin: boolean;
 }
 
-const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+/** issue 18: a maintenance window, "HH:MM-HH:MM" (24 h; the end before the start crosses midnight). */
+export const MAINTENANCE_WINDOW_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
+
 /**
  * issue 12: the screen's id for one intended refund (a UUID made when the refund dialog opens). The same id again (a
  * repeated tap, a retry after a lost answer) is the same refund, never a second one.
@@ -184,7 +209,6 @@ const orderCursor = z
     const ms = Date.parse(date);
     return !Number.isNaN(ms) && new Date(ms).toISOString() === date;
   }, 'not a cursor of listOrdersPage');
-const printable = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\p{Cc}]*$/u, 'no control characters');
 const catalogItemInput = z.strictObject({
   /** Absent: a new item. */
   id: z.string().min(1).max(64).optional(),
@@ -246,6 +270,9 @@ export const kioskInputs = {
     until: z.string().datetime().optional(),
     before: orderCursor.optional(),
     limit: z.number().int().min(1).max(500).optional(),
+    /** issue 17: only the orders sold by this person, or in this shift (./day-api.ts); the cursor works the same. */
+    cashierId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional(),
+    shiftId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional(),
   }),
   listOutbox: z.strictObject({}),
   retryOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
@@ -267,6 +294,9 @@ export const kioskInputs = {
       storeName: printable(64).nullable().optional(),
       printerName: printable(128).nullable().optional(),
       soundOnPayment: z.boolean().optional(),
+      /** issue 18: https:// (plain http:// only on this machine); null: no automatic updates. */
+      updateFeedUrl: z.url().nullable().optional(),
+      maintenanceWindow: z.string().regex(MAINTENANCE_WINDOW_PATTERN, 'HH:MM-HH:MM').optional(),
     }),
   }),
   listCatalog: z.strictObject({}),
@@ -281,12 +311,26 @@ export const kioskInputs = {
   verifyPin: z.strictObject({ pin }),
   /** Training mode only: the "customer pays" button approves through the sandbox. */
   simulatePayment: z.strictObject({ id: orderId, outcome: z.enum(['approved', 'rejected']) }),
+  /**
+   * Training mode only (issue 15 "First five minutes"): forgets this kiosk's sales, their refunds and cancels, so a
+   * trainer starts afresh; the catalog, settings and PIN stay. Refused while a sale is open or an item is being sent.
+   */
+  resetTraining: z.strictObject({ pin }),
+  /** issue 16: live store setup (stores, points of sale, the counter's QR, readiness): ./setup-api.ts. */
+  ...setupInputs,
+  /** issue 17: people, shifts, the Z report and the CSV export: ./day-api.ts. */
+  ...dayInputs,
+  /** issue 18: the support bundle (Settings → "Save diagnostics"): ./support-api.ts. */
+  ...supportInputs,
+  /** issue 18: software updates (Settings → "Software update"): ./update-api.ts. */
+  ...updateInputs,
 } as const;
 
 export type KioskMethod = keyof typeof kioskInputs;
 export type KioskInput<M extends KioskMethod> = z.infer<(typeof kioskInputs)[M]>;
 
-export interface KioskOutputs {
+/** issue 16: the setup methods' results are in ./setup-api.ts; issue 17's in ./day-api.ts. */
+export interface KioskOutputs extends SetupOutputs, DayOutputs, SupportOutputs, UpdateOutputs {
   getSession: SessionState;
   connect: SessionState;
   disconnect: SessionState;
@@ -306,6 +350,8 @@ export interface KioskOutputs {
   setPin: { hasPin: true };
   verifyPin: { valid: true };
   simulatePayment: KioskOrder;
+  /** How many sales and outbox items were forgotten. */
+  resetTraining: { orders: number; outboxItems: number };
   listCatalog: CatalogItem[];
   saveCatalogItem: CatalogItem;
   deleteCatalogItem: { deleted: true };

@@ -73,8 +73,36 @@ export const KIOSK_ERRORS = {
   invalid_csv: { message: 'The file has rows that cannot be read; nothing was imported.', retryable: false },
   print_failed: { message: 'The receipt could not be printed; check the printer, or print from the dialog.', retryable: true },
   printers_unavailable: { message: 'The list of printers could not be read from the system.', retryable: true },
-  not_training: { message: 'Only training mode can simulate a payment.', retryable: false },
+  not_training: { message: 'Only training mode can do this (simulate a payment, reset training).', retryable: false },
+  training_busy: { message: 'A sale is open or a refund or cancel is being sent; finish it, then reset training.', retryable: true },
   simulation_failed: { message: 'The training sandbox did not take the payment.', retryable: true },
+  // Live store setup (issue 16; shared/setup-api.ts setupStepFor names the assistant's step that fixes each).
+  // The POS this kiosk charges on is not on the platform (a charge answered pos_not_found, or choosing a POS that was
+  // deleted): a manager chooses or creates one in the assistant's POS step.
+  pos_missing: { message: 'The point of sale this kiosk charges on is not on the platform; a manager must choose or create one.', retryable: false },
+  // No POS was ever chosen for this live kiosk, so there is no counter QR to show yet.
+  pos_not_chosen: { message: 'No point of sale is chosen for this kiosk yet; a manager must choose one.', retryable: false },
+  // The seller has no store with that id (deleted, or another account's).
+  store_not_found: { message: 'The connected account has no such store; choose another one.', retryable: false },
+  // The platform refused a value of the new store; details name the field (name, location).
+  store_invalid: { message: 'The platform refused the store; check its name and address.', retryable: false },
+  // The platform refused a value of the new POS; details name the field (name, category, externalId).
+  pos_invalid: { message: 'The platform refused the point of sale; check its name, id and category.', retryable: false },
+  // Another POS of the seller already has the external id the manager gave (platform-facts: unique per seller).
+  pos_id_taken: { message: 'Another point of sale of this account already has that id; choose another.', retryable: false },
+  // The POS's static QR image could not be fetched or read from where the platform said it is.
+  qr_unavailable: { message: "The counter's QR could not be fetched from the platform; try again.", retryable: true },
+  // People, shifts and reports (issue 17; shared/day-api.ts).
+  person_not_found: { message: 'There is no such person on this kiosk.', retryable: false },
+  // A manager is known by their PIN (refunds and settings record which one approved), so two managers cannot share one.
+  pin_taken: { message: 'Another manager already has that PIN; choose another.', retryable: false },
+  last_manager: { message: 'The kiosk needs at least one manager.', retryable: false },
+  sign_in_required: { message: 'A cashier must sign in before selling.', retryable: false },
+  shift_open: { message: 'A shift is already open; close it first.', retryable: false },
+  no_open_shift: { message: 'No shift is open.', retryable: false },
+  shift_not_found: { message: 'There is no such shift.', retryable: false },
+  report_not_found: { message: 'There is no report with that number.', retryable: false },
+  invalid_range: { message: 'The start must be before the end, at most 31 days apart.', retryable: false },
 } as const satisfies Record<string, KioskErrorSpec>;
 
 export type KioskOwnErrorCode = keyof typeof KIOSK_ERRORS;

@@ -27,6 +27,39 @@ export const KIOSK_METHOD_NAMES = [
   'setPin',
   'verifyPin',
   'simulatePayment',
+  'resetTraining',
+  // issue 16: live store setup (shared/setup-api.ts).
+  'listStores',
+  'createStore',
+  'listPointsOfSale',
+  'createPointOfSale',
+  'choosePointOfSale',
+  'getCounterQr',
+  'getReadiness',
+  // issue 17: people, shifts, the Z report and the CSV export (shared/day-api.ts).
+  'listPeople',
+  'addPerson',
+  'updatePerson',
+  'removePerson',
+  'signIn',
+  'signOut',
+  'currentCashier',
+  'getDaySettings',
+  'updateDaySettings',
+  'openShift',
+  'closeShift',
+  'currentShift',
+  'listShifts',
+  'previewReport',
+  'closeReport',
+  'listReports',
+  'getReport',
+  'exportOrdersCsv',
+  // issue 18: the support bundle (shared/support-api.ts).
+  'saveDiagnostics',
+  // issue 18: software updates (shared/update-api.ts).
+  'getUpdateState',
+  'updateNow',
 ] as const;
 
 /** The sellers' countries the kiosk serves, and each one's currency (seed 2.5: country_code; CLP has no minor unit). */

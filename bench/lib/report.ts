@@ -2,7 +2,7 @@
 // same run (these machines are noisy: ratios, not absolute times)". A figure therefore carries its baseline and the
 // ratio of the two; the goal of the issue is reported beside it, never asserted (bench/README.md).
 
-export type Unit = 'ms' | 's' | 'req/s' | 'events/s' | 'KiB' | 'MiB' | 'count' | 'bytes';
+export type Unit = 'µs' | 'ms' | 's' | 'req/s' | 'events/s' | 'KiB' | 'MiB' | 'count' | 'bytes';
 
 export interface Figure {
   /** What is measured, e.g. "payment-to-screen p99 (relay)". */

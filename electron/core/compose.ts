@@ -9,34 +9,31 @@ export type { KioskCore, KioskCoreOptions };
 import { openKioskDatabase } from './store/database.ts';
 import { OrdersRepo } from './store/orders-repo.ts';
 import { OperationsRepo } from './store/operations-repo.ts';
-import { SettingsRepo, type KeyValue } from './store/settings-repo.ts';
+import { SettingsRepo, loadSave } from './store/settings-repo.ts';
 import { AuditLog } from './store/audit-log.ts';
 import { Outbox, type OutboxOptions } from './outbox/outbox.ts';
 import { Catalog } from './catalog/catalog-service.ts';
 import { effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
 import { recover } from './recovery.ts';
 import { LiveStatus } from './live/live-status.ts';
+import { withHeartbeat } from './live/heartbeat.ts';
+import { withSupport } from './support/with-support.ts';
 import { PlatformHttp } from './platform/http.ts';
 import { OAuthClient } from './platform/oauth-client.ts';
 import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
 import { OrdersClient, type TokenProvider } from './platform/orders-client.ts';
+import { StoresClient } from './platform/stores-client.ts';
 import { PlatformError } from './platform/errors.ts';
 import { PlatformHealthProbe, platformHealthCheck } from './platform/health-probe.ts';
-import { ManagerPin, type PinRecord } from './pin.ts';
-import { PepperedPin, PinPepper } from './pin-pepper.ts';
+import { composeDay } from './people/day-services.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
 import { toKioskOrder } from './kiosk-order.ts';
 import { createGuards } from './api/guards.ts';
 import type { CoreServices } from './api/services.ts';
-import { connectionApi } from './api/connection.ts';
-import { saleApi } from './api/sale.ts';
-import { refundsApi } from './api/refunds.ts';
-import { historyApi } from './api/history.ts';
-import { settingsApi } from './api/settings.ts';
-import { catalogApi } from './api/catalog.ts';
-import { receiptsApi } from './api/receipts.ts';
-import { COUNTRY_CODES, type Connectivity, type CountryCode, type KioskApi, type KioskEvent, type SessionState } from '../../shared/kiosk-api.ts';
-import { COUNTRY_CURRENCY } from '../../shared/schemas/common.ts';
+import { PosCheck } from './api/setup.ts';
+import { areaApis } from './api/area-apis.ts';
+import type { Connectivity, KioskEvent, SessionState } from '../../shared/kiosk-api.ts';
+import { COUNTRY_CURRENCY, isSupportedCountry } from '../../shared/schemas/common.ts';
 import type { Order } from '../../shared/schemas/order.ts';
 import { systemClock } from '../../node-common/time.ts';
 
@@ -92,14 +89,18 @@ const silentLogger: Logger = { info: () => undefined, warn: () => undefined, err
  * `electron` import, so the Electron shell, the web shell and the tests run the same code. Rejects with the store's
  * error when the database cannot be opened.
  */
-export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
+/**
+ * `given.store`: the kiosk's database already opened (openKioskStore) by a launch that opens it first, so that a damaged
+ * file is refused before a shell shows its address (issue 14 "cold start", launch/start-kiosk.ts); opened here otherwise.
+ */
+export async function compose(given: KioskCoreOptions & { store?: KioskStore }): Promise<KioskCore> {
   // issue 12: every secret that passes through the vault is remembered for secrets() (the logger's redaction list).
   const vault = new RememberingVault(given.vault);
   const options: KioskCoreOptions = { ...given, vault };
   const clock = options.clock ?? systemClock;
   const random = options.random ?? (() => randomInt(0, 2 ** 47) / 2 ** 47);
   const logger = options.logger ?? silentLogger;
-  const store = openKioskStore(join(options.dataDir, 'kiosk.sqlite'), clock);
+  const store = given.store ?? openKioskStore(join(options.dataDir, 'kiosk.sqlite'), clock);
   const { db, ordersRepo, ops, settingsRepo, audit } = store;
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
@@ -108,7 +109,7 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
   const training = options.training ?? null;
   const launch: LaunchDefaults = {
     posId: training?.posId ?? 'CAJA-1',
-    trainingCountry: training && isCountryCode(training.countryCode) ? training.countryCode : null,
+    trainingCountry: training && isSupportedCountry(training.countryCode) ? training.countryCode : null,
     relay: options.relay,
   };
   const settingsKv = settingsRepo.kv('kiosk_settings', storedSettingsSchema);
@@ -135,13 +136,10 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     logger,
     onStateChange: () => emit({ type: 'session.changed', session: sessionState() }),
   });
-  // issue 12: the PIN hash is keyed with a pepper from the vault (pin-pepper.ts).
-  const pinKv = settingsRepo.kv<PinRecord>('manager_pin');
-  const pin = new PepperedPin(new ManagerPin(loadSave(pinKv), clock), new PinPepper(vault));
-  if (await pin.forgetIfPepperLost(() => pinKv.delete())) {
-    logger.warn('training without a keychain lost the manager PIN key at the last restart: the manager PIN must be set again');
-    audit.append({ actor: 'kiosk', action: 'pin.forgotten', subject: null, detail: { vault: 'memory' } });
-  }
+  // issue 12: the PIN hash is keyed with a pepper from the vault; issue 17: that PIN is the first manager's, and the
+  // guards accept any manager's (people/day-services.ts).
+  const day = await composeDay({ store, vault, clock, logger });
+  const pin = day.firstManagerPin;
 
   // issue 15: while offline, a health check (its own client: a short timeout) brings the platform back without waiting
   // for another call; it passes through observe like every call, so its answer sets the platform online.
@@ -239,13 +237,14 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
       currency: country ? COUNTRY_CURRENCY[country] : null,
       posId: s.posId,
       problem: session.state === 'reconnect_needed' ? 'The account must be connected again by a manager.' : (options.vaultWarning ?? null),
+      problemCode: session.state === 'reconnect_needed' ? 'reconnect_needed' : training && options.vault.kind === 'memory' ? 'keychain_memory' : null,
     };
   }
 
   // issue 13 "Core services, each small": the KioskApi is composed from area modules (./api/), each method with its
   // guards declared once (api/guards.ts); this function only builds the services they share.
   const guards = createGuards({
-    pin,
+    pin: day.people,
     currency: () => {
       const country = settings().countryCode;
       return country ? COUNTRY_CURRENCY[country] : null;
@@ -253,6 +252,7 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     training: training !== null,
     connected: () => session.state === 'connected',
     logger,
+    onApproved: (method, manager) => audit.append({ actor: `manager:${manager.id}`, action: 'pin.approved', subject: method, detail: { name: manager.name } }),
   });
   const services: CoreServices = {
     platformUrl: options.platformUrl,
@@ -263,6 +263,7 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     printer: options.printer,
     clock,
     logger,
+    db,
     audit,
     ordersRepo,
     ops,
@@ -271,7 +272,10 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     live,
     catalog,
     session,
+    stores: new StoresClient({ http, quickHttp: probeHttp, tokens: session, observe, fetch: options.fetch }),
+    posCheck: new PosCheck(clock),
     pin,
+    day,
     settingsKv,
     settings,
     savedRelayKey: () => savedRelayKey,
@@ -286,18 +290,8 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
     orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id)),
     guards,
   };
-  const api: KioskApi = {
-    ...connectionApi(services),
-    ...saleApi(services),
-    ...refundsApi(services),
-    ...historyApi(services),
-    ...settingsApi(services),
-    ...catalogApi(services),
-    ...receiptsApi(services),
-  };
-
-  return {
-    api,
+  return withHeartbeat(services, options.fetch, withSupport(services, options, {
+    api: areaApis(services),
     events: {
       subscribe(listener) {
         emitter.on('event', listener);
@@ -319,6 +313,7 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
         await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger });
       }
       outbox.start();
+      day.start();
       await live.start();
     },
     secrets() {
@@ -330,16 +325,8 @@ export async function compose(given: KioskCoreOptions): Promise<KioskCore> {
       // A relay switch in progress finishes (without starting a stream: live is stopped) before the database closes.
       await relayChange;
       await outbox.stop();
+      day.stop();
       db.close();
     },
-  };
-}
-
-/** Adapts a settings key to the load/save stores of the session and the PIN; null clears it. */
-function loadSave<T>(kv: KeyValue<T>): { load(): T | null; save(value: T | null): void } {
-  return { load: () => kv.get(), save: (value) => (value === null ? kv.delete() : kv.set(value)) };
-}
-
-function isCountryCode(code: string): code is CountryCode {
-  return (COUNTRY_CODES as readonly string[]).includes(code);
+  }));
 }

@@ -7,6 +7,11 @@ import type { KioskApi, KioskEvent } from '../../shared/kiosk-api.ts';
 export interface KioskCoreOptions {
   /** Folder of the kiosk's database (kiosk.sqlite). */
   dataDir: string;
+  /**
+   * issue 18 "Support bundle": the Electron shell's log folder (kiosk.log), whose last days go into the bundle.
+   * Default `<dataDir>/logs`; live mode's data is in `<data dir>/live`, its logs in `<data dir>/logs`.
+   */
+  logsDir?: string;
   platformUrl: string;
   /**
    * The launch's relay (training: the embedded one). What a manager saves in the settings (relayUrl, relayKey)

@@ -96,6 +96,24 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
+/**
+ * issue 18 "Support bundle": the logger's redaction applied again to text already written (a log line, a file of the
+ * bundle), as a second net: a JSON log line field by field (names that say "secret" hide their value), any other text
+ * as a message is. `secrets`: the running kiosk's (KioskCore.secrets()).
+ */
+export function redactAgain(text: string, secrets: readonly string[], options: { jsonLine?: boolean } = {}): string {
+  const redactor = new Redactor(secrets.filter((s) => typeof s === 'string' && s.length > 0));
+  if (options.jsonLine) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'object' && parsed !== null) return JSON.stringify(redactor.value(parsed, 1, new WeakSet()));
+    } catch {
+      // Not JSON (a line cut short when the file rolled over): redacted as text below.
+    }
+  }
+  return redactor.text(text);
+}
+
 class Redactor {
   readonly #exact: Set<string>;
   // Longest first, so a secret that contains another is hidden whole.

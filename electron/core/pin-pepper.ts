@@ -80,6 +80,13 @@ export class PepperedPin {
     return this.#pin.verify(given, pepper ?? undefined);
   }
 
+  /** ManagerPin.matches with the pepper: nothing counted (issue 17: which manager a PIN belongs to). */
+  async matches(given: string): Promise<boolean> {
+    if (!this.#pin.isSet()) return false;
+    const pepper = await this.#pepperFor();
+    return this.#pin.matches(given, pepper ?? undefined);
+  }
+
   /** ManagerPin.set with the pepper (created on the first PIN). */
   async set(newPin: string, currentPin?: string): Promise<PinSetResult> {
     const pepper = await this.#pepperFor();

@@ -152,6 +152,19 @@ export class ManagerPin {
     return { ok: false, reason: 'wrong_pin', attemptsLeft: MAX_FAILED_ATTEMPTS - record.failedAttempts };
   }
 
+  /**
+   * Whether `pin` is this PIN, without counting anything or looking at a lockout (issue 17: the kiosk finds which
+   * manager a PIN belongs to before verify counts the attempt against that one alone). False when no PIN is set. Every
+   * use must be followed by verify on the record it picks, or on every record when none matched, so the attempt limit
+   * still applies (people/people.ts). Throws PinPepperMissingError like verify.
+   */
+  matches(pin: string, pepper?: Buffer): boolean {
+    const record = this.#load();
+    if (record === null) return false;
+    if (record.peppered === true && pepper === undefined) throw new PinPepperMissingError();
+    return matches(pin, record, record.peppered === true ? pepper : undefined);
+  }
+
   /** A copy of the stored record, validated: stored data is checked when read (style guide 10). */
   #load(): PinRecord | null {
     const record = this.#store.load();

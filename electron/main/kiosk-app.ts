@@ -7,15 +7,17 @@ import { CrashPolicy, watchRenderer } from './crash-recovery.ts';
 import { pickCustomerDisplay } from './customer-display.ts';
 import { registerKioskIpc, type KioskIpc, type KioskIpcOptions } from './kiosk-ipc.ts';
 import { lockDownContents, lockDownSession } from './lockdown.ts';
+import { guardDownloads } from './downloads.ts';
 import { findRefusedSwitch } from './refused-switches.ts';
 import { openLogFile } from './log-file.ts';
 import { createReceiptPrinter } from './receipt-printer.ts';
 import { splitShellArgs } from './shell-args.ts';
+import { UpdateManager, counterActivity, loadElectronUpdater, selfUpdateSupport, type AutoUpdaterLike } from './updater/updater.ts';
 import { cashierWindowOptions, customerWindowOptions, receiptWindowOptions, type WindowContext } from './window-options.ts';
 
 /** The parts of the `electron` module the shell uses; main.ts passes the real module, the unit tests a mock. */
 export interface ElectronModule {
-  app: Pick<App, 'isPackaged' | 'requestSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'on' | 'setPath' | 'setAppLogsPath' | 'enableSandbox'>;
+  app: Pick<App, 'isPackaged' | 'getVersion' | 'requestSingleInstanceLock' | 'releaseSingleInstanceLock' | 'quit' | 'exit' | 'relaunch' | 'whenReady' | 'on' | 'setPath' | 'setAppLogsPath' | 'enableSandbox'>;
   BrowserWindow: new (options: BrowserWindowConstructorOptions) => BrowserWindow;
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler' | 'on' | 'removeListener'>;
   protocol: Pick<Protocol, 'registerSchemesAsPrivileged' | 'handle'>;
@@ -60,12 +62,18 @@ export interface KioskAppDeps<Config extends ShellLaunchConfig = ShellLaunchConf
   clock?: Clock;
   /** Where log lines are echoed besides the log file (standard error); tests pass their own. */
   echo?: (line: string) => void;
+  /** issue 18: electron-updater's autoUpdater, loaded lazily (it imports electron); the tests pass a mock. */
+  autoUpdater?: () => Promise<AutoUpdaterLike>;
+  platform?: NodeJS.Platform;
+  fetch?: typeof fetch;
 }
 
 export interface RunningKioskApp {
   cashier: BrowserWindow;
   customer(): BrowserWindow | null;
   logger: Logger;
+  /** issue 18: null when this installation does not update itself (development run, deb). */
+  updates: UpdateManager | null;
   quit(): Promise<void>;
 }
 
@@ -129,6 +137,7 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
   await app.whenReady();
   electron.Menu.setApplicationMenu(null);
   lockDownSession(electron.session.defaultSession, { devTools: !production, logger });
+  guardDownloads(electron.session.defaultSession, logger);
   serveApp(electron.protocol, deps.paths.rendererDir);
 
   const context: WindowContext = { preload: deps.paths.preload, devTools: !production };
@@ -138,8 +147,10 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
   let customer: BrowserWindow | null = null;
   let customerDisplayId: number | null = null;
   let stopping: Promise<void> | null = null;
+  let updates: UpdateManager | null = null;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      updates?.stop();
       ipc?.dispose();
       await running?.close().catch((error: unknown) => logger.error('the kiosk did not stop cleanly', { error: String(error) }));
     })();
@@ -184,7 +195,47 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
     return fail(`the kiosk could not start: ${reason}`, 1);
   }
   if (running.warning) logger.warn(running.warning);
-  ipc = registerKioskIpc({ ipcMain: electron.ipcMain, api: running.core.api, events: running.core.events, logger });
+
+  // issue 18 "Updates": checked on start and every few hours, installed only when the counter is idle (updater/).
+  const platform = deps.platform ?? process.platform;
+  if (selfUpdateSupport({ packaged: production, platform, env: deps.env }) === 'yes') {
+    const api = running.core.api;
+    const clock = deps.clock ?? { now: () => Date.now() };
+    updates = new UpdateManager({
+      clock,
+      logger,
+      version: app.getVersion(),
+      platform,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      settings: async () => {
+        const settings = await api.getSettings({});
+        return settings.ok ? settings.value : { updateFeedUrl: null, maintenanceWindow: '03:00-05:00' };
+      },
+      activity: () => counterActivity(api, clock.now()),
+      autoUpdater: deps.autoUpdater ?? loadElectronUpdater,
+      // The core finishes its outbox step and closes the database first; the lock is let go so that the updated kiosk,
+      // started by the installer, is not turned away as a second instance.
+      beforeInstall: async () => {
+        await stop();
+        app.releaseSingleInstanceLock();
+      },
+    });
+    updates.start();
+  }
+  const manager = updates;
+  const coreApi = running.core.api;
+  // The shell answers the update methods itself when it updates itself; the PIN is the core's to check (verifyPin).
+  const api: KioskIpcOptions['api'] = manager
+    ? {
+        ...coreApi,
+        getUpdateState: async () => ({ ok: true, value: manager.state() }),
+        updateNow: async (input) => {
+          const checked = await coreApi.verifyPin({ pin: input.pin });
+          return checked.ok ? { ok: true, value: await manager.updateNow() } : checked;
+        },
+      }
+    : coreApi;
+  ipc = registerKioskIpc({ ipcMain: electron.ipcMain, api, events: running.core.events, logger });
 
   const open = (options: BrowserWindowConstructorOptions, url: string): BrowserWindow => {
     const window = track(new electron.BrowserWindow(options), true);
@@ -234,6 +285,7 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
     cashier,
     customer: () => customer,
     logger,
+    updates,
     quit: stop,
   };
 }

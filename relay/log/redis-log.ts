@@ -6,7 +6,7 @@ import { EventTail } from './tail.ts';
 // issue 14 "cold start": ioredis is loaded when a Redis log is made, not with this module: relay/app.ts imports it for
 // every relay, and the kiosk's embedded relay (SQLite) would pay ~0.1–0.3 s of its start to load a client it never uses.
 // It is CommonJS, so require() keeps the constructor synchronous.
-const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
+export const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
 
 /**
  * The shared log for several relay processes (issue 3: scale-out on an existing engine): one Redis stream. The
@@ -249,7 +249,8 @@ export class RedisEventLog implements EventLog {
   }
 }
 
-function redisAddress(url: string): string {
+/** host:port of a Redis URL, for messages: the URL itself may carry a password (issue 18: the fleet store too). */
+export function redisAddress(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.hostname || '127.0.0.1'}:${parsed.port || '6379'}`;

@@ -18,9 +18,16 @@ export type IdempotencyLookup =
 export class IdempotencyStore {
   #prunedAt = Number.NEGATIVE_INFINITY;
 
+  /**
+   * rebuildCreated answers a replayed create from its order: the order as it was created (OrderService.renderAsCreated),
+   * which is what the first answer said (seed 4.3).
+   */
   constructor(
     private readonly state: SandboxState,
     private readonly clock: Clock,
+    private readonly rebuildCreated: (orderId: string) => unknown = () => {
+      throw new Error('this idempotency store cannot rebuild a create answer');
+    },
   ) {}
 
   static fingerprint(method: string, path: string, canonicalBody: string): string {
@@ -32,15 +39,19 @@ export class IdempotencyStore {
     const record = this.state.idempotency.get(`${userId}:${key}`);
     if (!record || record.created_at + WINDOW_MS <= this.clock.now()) return { kind: 'new' };
     if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
-    // Replays are rare: the stored text is parsed back here rather than kept as a value for every key.
+    // Replays are rare: the answer is rebuilt or parsed back here rather than kept as a value for every key.
+    if (record.order_id !== undefined) return { kind: 'replay', status: record.status, body: this.rebuildCreated(record.order_id) };
     return { kind: 'replay', status: record.status, body: record.json !== undefined ? (JSON.parse(record.json) as unknown) : record.body };
   }
 
   /**
    * Remembers a successful response and returns its JSON text, which the route sends as it is (sandbox/http/
    * idempotency-reply.ts sendJsonText): the body is serialised once, and what is replayed is exactly what was sent.
+   * createdOrderId says the body is that new order as created: then only the id is kept, and a replay rebuilds the same
+   * answer from the order (issue 14: the text of every create answer was about half of what an order kept in memory,
+   * and the garbage collector copied it with every order).
    */
-  remember(userId: string, key: string, fingerprint: string, status: number, body: unknown): string {
+  remember(userId: string, key: string, fingerprint: string, status: number, body: unknown, createdOrderId?: string): string {
     const now = this.clock.now();
     // Nothing else calls prune, so the store would grow with every write; once per sandbox hour keeps a write O(1)
     // amortized and bounds the store to about a day of keys.
@@ -49,7 +60,8 @@ export class IdempotencyStore {
     // The text is the snapshot: a rendered body may share objects with the live order, and a replay must show the first
     // response (seed 4.3). JSON.stringify also replaced a deep copy of the body (issue 14 throughput profile).
     const json = JSON.stringify(body);
-    this.state.idempotency.put(id, { id, fingerprint, status, json, created_at: now });
+    if (createdOrderId !== undefined) this.state.idempotency.put(id, { id, fingerprint, status, order_id: createdOrderId, created_at: now });
+    else this.state.idempotency.put(id, { id, fingerprint, status, json, created_at: now });
     return json;
   }
 

@@ -553,7 +553,8 @@ function installmentMinor(totalMinor: number, installments: number): number {
   return Number((2n * BigInt(totalMinor) + n) / (2n * n));
 }
 
-function outcomeOf(card: CardTokenRecord): { status: PaymentStatus; status_detail: string } {
+/** Also the payer page's wallet option (issue 16): one rule for a card token's outcome, whichever door it came in by. */
+export function outcomeOf(card: CardTokenRecord): { status: PaymentStatus; status_detail: string } {
   const first = card.cardholder_name.trim().split(/\s+/)[0]?.toUpperCase() ?? '';
   return OUTCOMES[first] ?? APPROVED;
 }
@@ -565,7 +566,7 @@ function merchantOrderStatus(status: PaymentStatus): string {
 }
 
 /** When the request names no payment_method_id, the card brand from the BIN (503175 is the platform's test Mastercard). */
-function brandOf(bin: string): string {
+export function brandOf(bin: string): string {
   if (/^3[47]/.test(bin)) return 'amex';
   if (/^(5[0-5]|2[2-7])/.test(bin)) return 'master';
   return 'visa';

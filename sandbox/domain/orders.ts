@@ -95,7 +95,8 @@ export class OrderService {
       if (marketplaceFee >= total) throw new ApiError('property_value', ['marketplace_fee'], 'marketplace_fee must be below total_amount.');
     }
 
-    const pos = seller.pos.find((p) => p.external_pos_id === body.config.qr.external_pos_id);
+    // issue 16: any POS of the seller, made by the control API or POST /pos, by index (O(1) on the benchmarked path).
+    const pos = this.state.posOf(seller.user_id, body.config.qr.external_pos_id);
     if (!pos) throw new ApiError('pos_not_found', ['config.qr.external_pos_id'], `No point of sale ${body.config.qr.external_pos_id}.`);
 
     const now = this.clock.now();
@@ -119,7 +120,7 @@ export class OrderService {
       created_at: now,
       updated_at: now,
       version: 1,
-      pos_id: pos.external_pos_id,
+      pos_id: pos.external_id,
       mode,
       integration_data: {
         application_id: token.client_id,
@@ -316,6 +317,19 @@ export class OrderService {
         ...(order.refunds.length > 0 ? { refunds: order.refunds.map((r) => renderRefund(r, c)) } : {}),
       },
     };
+  }
+
+  /**
+   * seed 4.3: the answer POST /v1/orders gave, rebuilt for a replay (IdempotencyStore keeps only the order id, issue 14):
+   * render() of the order with the state create() gave it. Everything else render() reads is set by create() and never
+   * changed, so this is the first answer whatever happened to the order since.
+   */
+  renderAsCreated(id: string): Order {
+    const order = this.state.orders.get(id);
+    if (!order) throw new Error(`the order ${id} of an idempotency key is gone`);
+    const { id: paymentId, amount: paymentAmount } = order.payment;
+    const payment: PaymentState = { id: paymentId, amount: paymentAmount, status: 'created', status_detail: 'ready_to_process' };
+    return this.render({ ...order, status: 'created', status_detail: 'created', updated_at: order.created_at, payment, refunds: [] });
   }
 
   renderRefundResponse(order: OrderRecord, refunds: RefundState[]): RefundOrderResponse {

@@ -19,7 +19,8 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
       const parsed = createOrderRequestSchema.safeParse(body);
       if (!parsed.success) throw schemaError(parsed.error, body);
       const order = ctx.orders.create(token, parsed.data);
-      return { status: 201, body: ctx.orders.render(order) };
+      // createdOrderId: the idempotency store keeps the order id, not this answer (issue 14; renderAsCreated rebuilds it).
+      return { status: 201, body: ctx.orders.render(order), createdOrderId: order.id };
     }),
   );
 
@@ -56,7 +57,7 @@ function orderIdParam(request: FastifyRequest): string {
   return id;
 }
 
-type Operation = (token: AccessTokenRecord, body: unknown, orderId: string) => { status: number; body: unknown };
+type Operation = (token: AccessTokenRecord, body: unknown, orderId: string) => { status: number; body: unknown; createdOrderId?: string };
 
 /**
  * The write path shared by create, cancel and refund: authenticate, check the order id of the path, require the key,
@@ -90,7 +91,7 @@ async function idempotent(
   }
   const result = ctx.state.transaction(() => {
     const outcome = operation(token, value, orderId);
-    return { status: outcome.status, json: ctx.idempotency.remember(token.user_id, key, fingerprint, outcome.status, outcome.body) };
+    return { status: outcome.status, json: ctx.idempotency.remember(token.user_id, key, fingerprint, outcome.status, outcome.body, outcome.createdOrderId) };
   });
   return sendJsonText(reply, result.status, result.json);
 }

@@ -13,3 +13,8 @@ export { COUNTRY_CURRENCY, ORDER_ID_PATTERN, isSupportedCountry } from '../kiosk
 export const orderId = z.string().regex(ORDER_ID_PATTERN, 'must be ORD followed by 26 alphanumeric characters');
 
 export const currency = z.enum(['ARS', 'BRL', 'CLP', 'UYU']);
+
+/** The manager PIN as every KioskApi method takes it (issue 12): 4 to 8 digits. */
+export const managerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+/** Text a person typed for a name or a label: trimmed, 1 to `max` characters, no control characters. */
+export const printableText = (max: number) => z.string().trim().min(1).max(max).regex(/^[^\p{Cc}]*$/u, 'no control characters');

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { walkEveryScreen } from '../support/screen-walk.ts';
 
 // The functions given to page.evaluate run in the page, but this project typechecks without DOM types (shared/ must
 // not see them): the few browser globals those functions use are declared here, for this file only.
@@ -159,10 +160,6 @@ async function invisibleFocus(page: Page, state: string, maxTabs = 40): Promise<
   return problems;
 }
 
-async function press(scope: Locator | Page, keys: string): Promise<void> {
-  for (const key of keys) await scope.getByTestId(key === '.' ? 'key-dot' : `key-${key}`).click();
-}
-
 function saveReport(name: string, problems: string[]): void {
   mkdirSync(REPORT_DIR, { recursive: true });
   const review = toReview.filter((line) => line.includes(name.replace(/^a11y-/, '@')));
@@ -170,116 +167,16 @@ function saveReport(name: string, problems: string[]): void {
   writeFileSync(join(REPORT_DIR, `${name}.txt`), `${text}\n`);
 }
 
-/** Walks every screen and state, auditing each; returns every problem found (the test asserts the list is empty). */
+/** Walks every screen and state (test/support/screen-walk.ts), auditing each; returns every problem found. */
 async function walk(k: KioskBrowser, size: string): Promise<string[]> {
-  const { page } = k;
   const problems: string[] = [];
-  const check = async (state: string, shot = true) => {
-    problems.push(...(await audit(page, `${state}@${size}`)));
-    if (shot) await k.screenshot(`a11y-${state}`);
-  };
-
-  // Sale: idle, the QR with its countdown, the cancel question, then paid.
-  await page.getByTestId('charge').waitFor(WAIT);
-  await check('sale-idle');
-  problems.push(...(await invisibleFocus(page, `sale-idle@${size}`)));
-  await press(page, '150');
-  await page.getByTestId('charge').click();
-  await page.getByTestId('charge-view').waitFor(WAIT);
-  await page.locator('[data-testid="order-status"][data-status="created"]').waitFor(WAIT);
-  await check('sale-qr');
-
-  // The customer display (a second window) on the same charge, then paid.
-  const customer = await page.context().newPage();
-  await customer.goto(`${k.shell.url}#/customer`);
-  await customer.locator('[data-screen="Customer"]').waitFor(WAIT);
-  await customer.getByTestId('customer-amount').waitFor(WAIT);
-  problems.push(...(await audit(customer, `customer-qr@${size}`)));
-
-  await page.getByTestId('cancel').click();
-  await page.locator('[data-testid="cancel-dialog"][open]').waitFor(WAIT);
-  await check('sale-cancel-dialog');
-  await page.keyboard.press('Escape');
-  await page.locator('[data-testid="cancel-dialog"][open]').waitFor({ state: 'detached', ...WAIT });
-  await page.getByTestId('customer-pays').click();
-  await page.getByTestId('paid').waitFor(WAIT);
-  await check('sale-paid');
-  await customer.locator('[data-testid="customer-result"][data-status="processed"]').waitFor(WAIT);
-  problems.push(...(await audit(customer, `customer-paid@${size}`)));
-  await customer.close();
-
-  // History: the list, the search keyboard, the detail (of a sale with item lines), the refund dialog with both keypads.
-  assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
-  const withItems = await k.core.api.createOrder({
-    amount: '450.00',
-    items: [
-      { title: 'Café con leche', unitPrice: '150.00', quantity: 2, unitMeasure: 'unit' },
-      { title: 'Medialuna', unitPrice: '50.00', quantity: 3, unitMeasure: 'unit', externalCode: 'MED-01' },
-    ],
+  // Where a keyboard user lands first: focus must be visible there (Tab through the screen).
+  const focusWalked = new Set(['sale-idle', 'history-list', 'refund-dialog', 'settings-locked']);
+  await walkEveryScreen(k, k.page, k.shell.url.replace(/#.*$/, ''), async (state, on) => {
+    problems.push(...(await audit(on, `${state}@${size}`)));
+    if (focusWalked.has(state)) problems.push(...(await invisibleFocus(on, `${state}@${size}`)));
+    if (on === k.page) await k.screenshot(`a11y-${state}`);
   });
-  assert.ok(withItems.ok && (await k.core.api.simulatePayment({ id: withItems.value.id, outcome: 'approved' })).ok);
-  await page.getByTestId('history').click();
-  await page.locator('[data-testid="history-row"]').first().waitFor(WAIT);
-  await check('history-list');
-  problems.push(...(await invisibleFocus(page, `history-list@${size}`)));
-  await page.getByTestId('history-search-toggle').click();
-  await page.getByTestId('history-search').waitFor(WAIT);
-  await check('history-search');
-  await page.getByTestId('history-search-toggle').click();
-  await page.locator(`[data-testid="history-row"][data-order-id="${withItems.value.id}"]`).click();
-  await page.getByTestId('order-items').waitFor(WAIT);
-  await check('history-detail');
-  await page.getByTestId('refund').click();
-  await page.getByTestId('refund-partial').click();
-  await press(page.getByTestId('refund-keypad'), '40');
-  await press(page.getByTestId('refund-pin'), '12');
-  await check('refund-dialog');
-  problems.push(...(await invisibleFocus(page, `refund-dialog@${size}`)));
-
-  // A refund the platform cannot take now: queued, the offline banner, the outbox with its PIN dialog.
-  await press(page.getByTestId('refund-pin'), '34');
-  k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', rate: 1, status: 503 });
-  await page.getByTestId('confirm-refund').click();
-  await page.locator('[data-testid="refund-result"][data-state="queued"]').waitFor(WAIT);
-  await check('refund-queued');
-  await page.getByTestId('refund-close').click();
-  await page.getByTestId('offline-banner').waitFor(WAIT);
-  await check('history-detail-queued-offline');
-  await page.getByTestId('back').click();
-  await page.getByTestId('outbox-item').first().waitFor(WAIT);
-  await check('history-outbox-offline');
-  await page.getByTestId('outbox-retry').first().click();
-  await page.locator('[data-testid="outbox-dialog"][open]').waitFor(WAIT);
-  await check('outbox-pin-dialog');
-  // The platform is back and the refund goes out (the manager's retry, unless the outbox's own retry was first): the
-  // outbox shows it sent, the detail its refund. (history-outbox.test.ts covers the retry through this dialog.)
-  await page.keyboard.press('Escape');
-  k.platform.sandbox.faults.clear();
-  const queued = await k.core.api.listOutbox({});
-  assert.ok(queued.ok);
-  for (const item of queued.value) if (item.state === 'queued' || item.state === 'failed') await k.core.api.retryOutboxItem({ id: item.id, pin: '1234' });
-  await page.locator('[data-testid="outbox-item"][data-state="done"]').waitFor(WAIT);
-  await check('history-outbox-done');
-  await page.locator(`[data-testid="history-row"][data-order-id="${withItems.value.id}"]`).click();
-  await page.getByTestId('refund-row').first().waitFor(WAIT);
-  await check('history-detail-refunded');
-
-  // Settings: locked behind the PIN pad, then every tab unlocked.
-  await page.locator('header nav a[href="#/settings"]').click();
-  await page.getByTestId('settings-gate').waitFor(WAIT);
-  await check('settings-locked');
-  problems.push(...(await invisibleFocus(page, `settings-locked@${size}`)));
-  await press(page.getByTestId('settings-gate'), '1234');
-  await page.getByTestId('unlock').click();
-  await page.getByTestId('settings-panel').waitFor(WAIT);
-  await check('settings-unlocked');
-  const tabs = page.locator('[data-testid^="tab-"]');
-  for (let i = 0; i < (await tabs.count()); i += 1) {
-    const tab = tabs.nth(i);
-    const name = ((await tab.getAttribute('data-testid')) ?? `tab-${i}`).replace(/^tab-/, '');
-    await tab.click();
-    await check(`settings-${name}`);
-  }
   return problems;
 }
 

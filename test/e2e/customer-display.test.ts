@@ -50,6 +50,8 @@ async function openCustomerDisplay(k: KioskBrowser, viewport: { width: number; h
 const view = (customer: Page, name: string) => customer.locator(`[data-screen="Customer"][data-view="${name}"]`);
 
 async function addProduct(k: KioskBrowser, id: string): Promise<void> {
+  // issue 15: keypad and products are tabs on the Sale screen; the products tab is shown first when there are some.
+  await k.page.getByTestId('tab-products').click();
   await k.page.locator(`[data-testid="catalog-item"][data-item-id="${id}"]`).click();
 }
 
@@ -111,6 +113,7 @@ test('issue 15: the customer display goes idle → cart → QR → paid → idle
     assert.equal(await customer.getByTestId('customer-result').count(), 0, 'the result is gone for the next customer');
 
     await newSale(k);
+    await k.page.getByTestId('tab-keypad').click();
     await k.page.getByTestId('key-5').click();
     await view(customer, 'cart').waitFor(WAIT);
     await customer.getByTestId('customer-cart-total').filter({ hasText: /\$\s?5,00/ }).waitFor(WAIT);
@@ -166,6 +169,7 @@ for (const language of ['es-AR', 'pt-BR', 'en'] as const) {
       await view(customer, 'idle').waitFor(WAIT);
 
       await newSale(k);
+      await k.page.getByTestId('tab-keypad').click();
       await k.page.getByTestId('key-9').click();
       await charge(k);
       await view(customer, 'pay').waitFor(WAIT);

@@ -30,6 +30,7 @@ async function refusedRefund(k: KioskBrowser): Promise<{ id: string; ref: string
   await k.page.getByTestId('order-detail').waitFor(WAIT);
   k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', rate: 1, status: 400 });
   await k.page.getByTestId('refund').click();
+  await k.page.getByTestId('refund-next').click();
   await press(k.page.getByTestId('refund-pin'), '1234');
   await k.page.getByTestId('confirm-refund').click();
   await k.page.locator('[data-testid="refund-result"][data-state="failed"]').waitFor(WAIT);
@@ -46,7 +47,7 @@ test('issue 5: a refused refund reads "failed" with its reason; a wrong PIN send
     await item.first().waitFor(WAIT);
     assert.equal(await item.getAttribute('data-state'), 'failed');
     assert.equal(await item.getByTestId('outbox-state').textContent(), 'Fallida');
-    assert.match((await item.getByTestId('outbox-reason').textContent()) ?? '', /^Motivo: La plataforma rechazó el pedido/);
+    assert.match((await item.getByTestId('outbox-reason').textContent()) ?? '', /^Requiere un encargado: La plataforma rechazó el pedido/);
     assert.equal(await k.page.getByTestId('refund').count(), 1, 'a refused refund leaves the sale refundable');
 
     await k.page.getByTestId('back').click();

@@ -126,6 +126,7 @@ async function refund(c: Counter, keys: string): Promise<void> {
     await c.page.getByTestId('refund-partial').click();
     await press(c.page.getByTestId('refund-keypad'), keys);
   }
+  await c.page.getByTestId('refund-next').click();
   await press(c.page.getByTestId('refund-pin'), PIN);
   await c.page.getByTestId('confirm-refund').click();
 }
@@ -209,7 +210,7 @@ test('issue 12: a refund whose answer never reached the screen, tapped again, is
     assert.match((await c.page.getByTestId('refund-error').textContent()) ?? '', /El servicio del kiosco no responde/);
     assert.deepEqual(platformRefunds(c, id), [1000], 'the core did make the refund');
     assert.match((await c.page.getByTestId('refund-hint').textContent()) ?? '', /se envía la misma devolución, nunca una segunda/);
-    assert.equal(await c.page.getByTestId('refund-partial').isDisabled(), true, 'the amount of a refund that may be recorded is fixed');
+    assert.equal(await c.page.getByTestId('refund-back').isDisabled(), true, 'the amount of a refund that may be recorded is fixed');
     assert.match((await c.page.getByTestId('refund-amount').textContent()) ?? '', /10,00/);
     await screenshot(c, 'refund-answer-lost');
 

@@ -26,6 +26,7 @@ test('issue 5: a full refund from History with the manager PIN ends with the sal
     assert.equal(await k.page.getByTestId('order-status').getAttribute('data-status'), 'processed');
     await k.page.getByTestId('refund').click();
     assert.match((await k.page.getByTestId('refund-amount').textContent()) ?? '', /100,00/);
+    await k.page.getByTestId('refund-next').click();
     await press(k.page.getByTestId('refund-pin'), '1234');
     await k.page.getByTestId('confirm-refund').click();
     await waitFor(k.page, '[data-testid="refund-result"]');
@@ -56,6 +57,7 @@ test('issue 5: a partial refund of 40.00 of 150.00 leaves the sale partially ref
     assert.match((await k.page.getByTestId('refund-hint').textContent()) ?? '', /como máximo \$\s?150,00/);
     await press(amountPad, '.00');
     assert.match((await k.page.getByTestId('refund-amount').textContent()) ?? '', /\b40,00/);
+    await k.page.getByTestId('refund-next').click();
     await press(k.page.getByTestId('refund-pin'), '1234');
     await k.page.getByTestId('confirm-refund').click();
     await waitFor(k.page, '[data-testid="refund-result"]');
@@ -82,6 +84,7 @@ test('issue 5: a refund while the platform is unreachable is queued, counted in 
     await openOrder(k, order.id);
     k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', rate: 1, status: 503 });
     await k.page.getByTestId('refund').click();
+    await k.page.getByTestId('refund-next').click();
     await press(k.page.getByTestId('refund-pin'), '1234');
     await k.page.getByTestId('confirm-refund').click();
     await waitFor(k.page, '[data-testid="refund-result"]');
@@ -113,6 +116,7 @@ test('issue 5: a refund with a wrong PIN is refused with the wrong-PIN message a
     await openOrder(k, order.id);
     await k.page.getByTestId('refund').click();
     const confirm = k.page.getByTestId('confirm-refund');
+    await k.page.getByTestId('refund-next').click();
     await press(k.page.getByTestId('refund-pin'), '123');
     assert.equal(await confirm.isDisabled(), true, 'a PIN needs four digits');
     await press(k.page.getByTestId('refund-pin'), '5');
@@ -156,6 +160,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768
       await k.page.getByTestId('refund').click();
       await k.page.getByTestId('refund-partial').click();
       await press(k.page.getByTestId('refund-keypad'), '40');
+      await k.page.getByTestId('refund-next').click();
       await press(k.page.getByTestId('refund-pin'), '12');
       await k.screenshot('refund-dialog');
       await press(k.page.getByTestId('refund-pin'), '34');

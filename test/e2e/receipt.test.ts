@@ -52,7 +52,7 @@ test('issue 6: #/receipt/<id> renders only that receipt: store, items, total, pa
     assert.equal(await k.page.getByTestId('receipt-item').count(), 2);
     const coffee = (await k.page.getByTestId('receipt-item').first().textContent()) ?? '';
     assert.match(coffee, /Cafe con leche/);
-    assert.match(coffee, /2 unit × \$\s?1\.500,50/);
+    assert.match(coffee, /2 unidades × \$\s?1\.500,50/, 'the platform\'s default unit in the receipt\'s language (issue 15 review)');
     assert.match(coffee, /\$\s?3\.001,00/, 'the line total is quantity × unit price');
     assert.match((await k.page.getByTestId('receipt-total').textContent()) ?? '', /\$\s?3\.201,00/);
     assert.equal(await k.page.getByTestId('receipt-payment-ref').textContent(), order.paymentId);

@@ -49,7 +49,7 @@ test('issue 5: catalog items become lines; + / − / remove keep an exact total;
     const page = k.page;
     await page.getByTestId('catalog').waitFor(WAIT);
     assert.equal(await page.getByTestId('keypad-locked').count(), 0, 'the keypad is on while there are no lines');
-    assert.equal(await page.getByRole('button', { name: /^Agregar Cafe con leche \$\s?1\.500,50 \/ unit$/ }).count(), 1, 'a product button is named by what it shows');
+    assert.equal(await page.getByRole('button', { name: /^Agregar Cafe con leche \$\s?1\.500,50 \/ u\.$/ }).count(), 1, 'a product button is named by what it shows, the platform\'s default unit in Spanish (issue 15 review)');
 
     await product(page, ids['Cafe con leche'] ?? '').click();
     await product(page, ids['Cafe con leche'] ?? '').click();
@@ -109,7 +109,10 @@ test('issue 5: a typed amount and item lines never mix; at 10 lines (the platfor
     const page = k.page;
     await page.getByTestId('catalog').waitFor(WAIT);
 
+    // issue 15: keypad and products are tabs; with products the Sale screen opens on them.
+    await page.getByTestId('tab-keypad').click();
     await page.getByTestId('key-7').click();
+    await page.getByTestId('tab-products').click();
     await page.getByTestId('catalog-locked').waitFor(WAIT);
     assert.equal(await product(page, ids['Producto 1'] ?? '').isDisabled(), true, 'products are off while an amount is typed');
     await page.getByTestId('clear').click();
@@ -173,6 +176,7 @@ test('issue 5: a CLP seller types whole pesos, sees no decimals, and item totals
   try {
     const ids = await seedCatalog(k, [{ title: 'Empanada', unitPrice: '1500' }]);
     const page = k.page;
+    await page.getByTestId('tab-keypad').click();
     await page.getByTestId('key-1').waitFor(WAIT);
     assert.equal(await page.getByTestId('key-dot').count(), 0, 'no decimal key for CLP');
     for (const key of ['2', '5', '0', '0']) await page.getByTestId(`key-${key}`).click();
@@ -189,6 +193,7 @@ test('issue 5: a CLP seller types whole pesos, sees no decimals, and item totals
     await page.getByTestId('cancel-dialog-confirm').click();
     await page.getByTestId('sale-notice').waitFor(WAIT);
 
+    await page.getByTestId('tab-products').click();
     await product(page, ids['Empanada'] ?? '').click();
     await line(page, ids['Empanada'] ?? '').getByTestId('line-inc').click();
     await line(page, ids['Empanada'] ?? '').getByTestId('line-inc').click();

@@ -78,7 +78,10 @@ for (const viewport of [
       await seedCatalog(k, PRODUCTS);
       await shot('sale-catalog');
 
+      // issue 15: keypad and products are tabs; with products the Sale screen opens on them.
+      await page.getByTestId('tab-keypad').click();
       await page.getByTestId('key-8').click();
+      await page.getByTestId('tab-products').click();
       await page.getByTestId('catalog-locked').waitFor(WAIT);
       await shot('sale-catalog-locked');
       await page.getByTestId('clear').click();
@@ -86,7 +89,9 @@ for (const viewport of [
       const buttons = page.getByTestId('catalog-item');
       for (const i of [0, 0, 1, 1, 1, 2, 3, 6]) await buttons.nth(i).click();
       assert.equal(await page.getByTestId('cart-line').count(), 5);
+      await page.getByTestId('tab-keypad').click();
       await page.getByTestId('keypad-locked').waitFor(WAIT);
+      await page.getByTestId('tab-products').click();
       await shot('sale-items');
 
       await page.getByTestId('note-add').click();

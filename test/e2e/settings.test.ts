@@ -188,6 +188,10 @@ test('issue 5: the relay URL and key are saved from Settings; the key is never s
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     await openTab(k, 'relay');
+    // issue 15 "Manager language": the tab has a plain name; the address and the key are under Advanced / Diagnostics.
+    assert.equal(await k.page.getByRole('tab', { name: 'Conexión en tiempo real' }).getAttribute('aria-selected'), 'true');
+    assert.equal(await k.page.getByTestId('relay-url').isVisible(), false, 'the URL waits behind the disclosure');
+    await k.page.getByTestId('relay-diagnostics-toggle').click();
     assert.equal(await k.page.getByTestId('relay-url').textContent(), k.platform.relayUrl);
 
     await k.page.getByTestId('relay-url-edit').click();

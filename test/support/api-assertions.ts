@@ -43,3 +43,23 @@ export function errorAssertion(checks: ErrorChecks = {}): AssertError {
 
 /** Every check: JSON, one error with exactly code, message and details, details all strings and naming `field`. */
 export const assertError: AssertError = errorAssertion();
+
+/**
+ * platform-facts "Error bodies": the older APIs' shape {message, error, status, cause[]} (legacy payments and their
+ * lookups; shared/platform-error-body.ts): the code in `error` and `cause[0].code`, the message in `cause[0].description`,
+ * and `field` (when given) among the comma-separated `cause[0].data`.
+ */
+export function assertPlatformError(reply: Reply, status: number, code: string, field?: string): void {
+  assert.equal(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`);
+  assert.match(reply.headers.get('content-type') ?? '', /^application\/json/);
+  assert.deepEqual(Object.keys(reply.body ?? {}).sort(), ['cause', 'error', 'message', 'status'], reply.text);
+  assert.equal(reply.body.error, code, reply.text);
+  assert.equal(reply.body.status, status, reply.text);
+  assert.equal(typeof reply.body.message, 'string', reply.text);
+  assert.ok(reply.body.message.length > 0, `message is empty in ${reply.text}`);
+  assert.equal(reply.body.cause.length, 1, reply.text);
+  const [cause] = reply.body.cause;
+  assert.equal(cause.code, code, reply.text);
+  assert.equal(cause.description, reply.body.message, reply.text);
+  if (field !== undefined) assert.ok(String(cause.data ?? '').split(', ').includes(field), `cause data ${JSON.stringify(cause.data)} should name ${field}`);
+}

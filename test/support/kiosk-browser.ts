@@ -47,6 +47,8 @@ export interface KioskBrowserOptions {
    * creates the seller it connects to (`platform.sandbox`).
    */
   live?: boolean;
+  /** The vault's warning as the launch gives it when no keychain answered (issue 15: its text stays in Diagnostics). */
+  vaultWarning?: string;
   /** The core's receipt printer port (Electron's printing cannot run here: a test passes a fake, named as one). */
   printer?: ReceiptPrinter;
   /** false: training without the relay, so status comes by polling only (bench/payment-to-screen's baseline). */
@@ -82,6 +84,7 @@ export async function startKioskBrowser(options: KioskBrowserOptions = {}): Prom
       else opened.push(page);
     },
     ...(options.printer ? { printer: options.printer } : {}),
+    ...(options.vaultWarning ? { vaultWarning: options.vaultWarning } : {}),
   });
   await core.start();
   const shell = await startWebShell({ api: core.api, events: core.events, staticDir: RENDERER_DIST });

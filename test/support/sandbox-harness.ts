@@ -117,3 +117,21 @@ export async function advanceClock(h: Harness, seconds: number): Promise<string>
   assert.equal(reply.status, 200, reply.text);
   return reply.body.now;
 }
+
+/**
+ * The seller application's webhook secret. The sandbox makes it when notifications are first configured, so it is
+ * learnt with a placeholder URL (a closed port) before the relay that checks it exists; the test then points the
+ * application at the relay with {@link pointWebhooksAt}. Asserts 200.
+ */
+export async function learnWebhookSecret(h: Pick<Harness, 'request'>, clientId: string): Promise<string> {
+  const reply = await h.request('PUT', `/sandbox/applications/${clientId}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.body.webhook_secret;
+}
+
+/** Points the seller application's webhooks at `url` (PUT …/notifications); asserts 200, returns the secret it kept. */
+export async function pointWebhooksAt(h: Pick<Harness, 'request'>, clientId: string, url: string): Promise<string> {
+  const reply = await h.request('PUT', `/sandbox/applications/${clientId}/notifications`, { body: { webhook_url: url } });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.body.webhook_secret;
+}

@@ -4,14 +4,17 @@ import { OutboxRefusedError } from '../outbox/outbox.ts';
 import { CatalogError } from '../catalog/catalog-service.ts';
 import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
 import type { PinVerifyResult } from '../pin.ts';
+import { pinVerdictError } from '../people/people.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
 import type { Currency } from '../../../shared/money.ts';
 import type { KioskApi, KioskError, KioskInput, KioskMethod, KioskOutputs, Result } from '../../../shared/kiosk-api.ts';
+import type { PersonRef } from '../../../shared/day-api.ts';
 
 /**
  * What a KioskApi method needs before its handler runs (issue 13 "Core services, each small"): each method declares
  * them once, and `guarded` applies them in this order, every check answering as the facade always did:
- * - `pin`: the manager PIN in `input.pin` (pin_not_set, wrong_pin, pin_locked, keychain_unavailable);
+ * - `pin`: a manager's PIN in `input.pin` (pin_not_set, wrong_pin, pin_locked, keychain_unavailable); issue 17: any
+ *   manager's, and the handler gets which manager it was (`manager`, null when the PIN check names nobody);
  * - `trainingOnly`: training mode only (not_training);
  * - `connected`: the platform account is connected (not_connected);
  * - `country`: the seller's country is known (no_country); the handler gets its currency.
@@ -23,18 +26,21 @@ export interface GuardSpec {
   country?: true;
 }
 
-/** What the handler receives besides its input: the currency when the spec asks for a country. */
-export type GuardContext<S extends GuardSpec> = S extends { country: true } ? { currency: Currency } : Record<string, never>;
+/** What the handler receives besides its input: the currency when the spec asks for a country, the manager for a PIN. */
+export type GuardContext<S extends GuardSpec> = (S extends { country: true } ? { currency: Currency } : unknown) & (S extends { pin: true } ? { manager: PersonRef | null } : unknown);
 
 export type Failure = { ok: false; error: KioskError };
 
 export interface GuardServices {
-  pin: { isSet(): boolean; verify(given: string): Promise<PinVerifyResult> };
+  /** issue 17: the managers' PINs (people/people.ts); a right PIN names its manager in `person`. */
+  pin: { isSet(): boolean; verify(given: string): Promise<PinVerifyResult & { person?: PersonRef }> };
   /** The seller's currency, from the country in the settings; null while no country is known. */
   currency(): Currency | null;
   training: boolean;
   connected(): boolean;
   logger: Logger;
+  /** issue 17: told which manager's PIN let each PIN-guarded call through (the core audits it). */
+  onApproved?: (method: KioskMethod, manager: PersonRef) => void;
 }
 
 export interface Guards {
@@ -47,7 +53,7 @@ export interface Guards {
     spec: S,
     handler: (input: KioskInput<M>, context: GuardContext<S>) => Promise<Result<KioskOutputs[M]>>,
   ): KioskApi[M];
-  /** The manager-PIN check alone (connect's first run sets the PIN instead): null when `given` is the PIN. */
+  /** The manager-PIN check alone (connect's first run sets the PIN instead): null when `given` is a manager's PIN. */
   requirePin(given: string): Promise<KioskError | null>;
   /** A thrown error as the Result the renderer sees (style guide 5); an unknown one is logged and `internal`. */
   fail(error: unknown): Failure;
@@ -62,18 +68,22 @@ export function createGuards(services: GuardServices): Guards {
   const { pin, logger } = services;
 
   async function requirePin(given: string): Promise<KioskError | null> {
-    if (!pin.isSet()) return kioskError('pin_not_set');
+    const approval = await approve(given);
+    return 'error' in approval ? approval.error : null;
+  }
+
+  /** The PIN check, and which manager the PIN is (null when the check names nobody). */
+  async function approve(given: string): Promise<{ error: KioskError } | { manager: PersonRef | null }> {
+    if (!pin.isSet()) return { error: kioskError('pin_not_set') };
     let verdict;
     try {
       verdict = await pin.verify(given);
     } catch (error) {
       // issue 12: no keychain, no pepper, no PIN check: never accepted.
-      if (error instanceof VaultUnavailableError) return kioskError(error.code, error.message);
+      if (error instanceof VaultUnavailableError) return { error: kioskError(error.code, error.message) };
       throw error;
     }
-    if (verdict.ok) return null;
-    if (verdict.reason === 'locked') return kioskError('pin_locked', `Too many wrong PINs; try again in ${verdict.retryAfterSeconds ?? 300} s.`);
-    return kioskError('wrong_pin');
+    return verdict.ok ? { manager: verdict.person ?? null } : { error: pinVerdictError(verdict) };
   }
 
   function fail(error: unknown): Failure {
@@ -93,24 +103,27 @@ export function createGuards(services: GuardServices): Guards {
   }
 
   function guarded<M extends KioskMethod, S extends GuardSpec>(
-    _method: M,
+    method: M,
     spec: S,
     handler: (input: KioskInput<M>, context: GuardContext<S>) => Promise<Result<KioskOutputs[M]>>,
   ): KioskApi[M] {
     const run = async (input: KioskInput<M>): Promise<Result<KioskOutputs[M]>> => {
       try {
+        let manager: PersonRef | null = null;
         if (spec.pin) {
           const given = (input as { pin?: unknown }).pin;
-          const problem = await requirePin(typeof given === 'string' ? given : '');
-          if (problem) return { ok: false, error: problem };
+          const approval = await approve(typeof given === 'string' ? given : '');
+          if ('error' in approval) return { ok: false, error: approval.error };
+          manager = approval.manager;
+          if (manager) services.onApproved?.(method, manager);
         }
         if (spec.trainingOnly && !services.training) return { ok: false, error: kioskError('not_training') };
         if (spec.connected && !services.connected()) return { ok: false, error: kioskError('not_connected') };
-        let context = {} as GuardContext<S>;
+        let context = (spec.pin ? { manager } : {}) as GuardContext<S>;
         if (spec.country) {
           const currency = services.currency();
           if (!currency) return { ok: false, error: kioskError('no_country') };
-          context = { currency } as GuardContext<S>;
+          context = { ...(context as object), currency } as GuardContext<S>;
         }
         return await handler(input, context);
       } catch (error) {

@@ -1,15 +1,26 @@
 import { ok } from './guards.ts';
 import type { CoreServices } from './services.ts';
-import type { OrderCursor, OrderListQuery } from '../store/orders-repo.ts';
-import type { KioskApi } from '../../../shared/kiosk-api.ts';
+import type { OrderCursor, OrderListQuery, StoredOrder } from '../store/orders-repo.ts';
+import type { ReportsRepo } from '../store/reports-repo.ts';
+import type { KioskApi, KioskOrder } from '../../../shared/kiosk-api.ts';
 
 /** The sales history (issue 5): the kiosk's stored orders, newest first, filtered by the screen's query. */
-export function historyApi(deps: Pick<CoreServices, 'guards' | 'ordersRepo' | 'orderView'>): Pick<KioskApi, 'listOrders' | 'listOrdersPage'> {
+export function historyApi(
+  deps: Pick<CoreServices, 'guards' | 'ordersRepo' | 'orderView'> & { day: { reports: Pick<ReportsRepo, 'cashiersOf'> } },
+): Pick<KioskApi, 'listOrders' | 'listOrdersPage'> {
   const { guarded } = deps.guards;
   const { ordersRepo, orderView } = deps;
+  // issue 17: each row names its cashier, read for the whole list at once (one query by the listed ids).
+  const views = (stored: StoredOrder[]): KioskOrder[] => {
+    const cashiers = deps.day.reports.cashiersOf(stored.map((s) => s.order.id));
+    return stored.map((s) => {
+      const cashier = cashiers.get(s.order.id);
+      return cashier ? { ...orderView(s.order), cashier } : orderView(s.order);
+    });
+  };
   return {
     listOrders: guarded('listOrders', {}, async (input) =>
-      ok(ordersRepo.list({ ...(input.query ? { query: input.query } : {}), ...(input.since ? { since: input.since } : {}), ...(input.limit ? { limit: input.limit } : {}) }).map((s) => orderView(s.order))),
+      ok(views(ordersRepo.list({ ...(input.query ? { query: input.query } : {}), ...(input.since ? { since: input.since } : {}), ...(input.limit ? { limit: input.limit } : {}) }))),
     ),
     // issue 14 "a page of an older day": keyset pages, so a busy day's older sales are one "Show more" away, never cut.
     listOrdersPage: guarded('listOrdersPage', {}, async (input) => {
@@ -18,8 +29,10 @@ export function historyApi(deps: Pick<CoreServices, 'guards' | 'ordersRepo' | 'o
       if (input.since) query.since = input.since;
       if (input.until) query.until = input.until;
       if (input.before) query.before = readCursor(input.before);
+      if (input.cashierId) query.cashierId = input.cashierId;
+      if (input.shiftId) query.shiftId = input.shiftId;
       const page = ordersRepo.page(query);
-      return ok({ orders: page.orders.map((s) => orderView(s.order)), next: page.next ? writeCursor(page.next) : null });
+      return ok({ orders: views(page.orders), next: page.next ? writeCursor(page.next) : null });
     }),
   };
 }

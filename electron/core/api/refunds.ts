@@ -7,11 +7,11 @@ import { kioskError } from '../../../shared/kiosk-errors.ts';
 type RefundsApi = Pick<KioskApi, 'refundOrder' | 'listOutbox' | 'retryOutboxItem' | 'dropOutboxItem'>;
 
 /** Refunds and the outbox that sends them (issue 4): a manager's refund, and what the manager may do with a queued item. */
-export function refundsApi(deps: Pick<CoreServices, 'guards' | 'ordersRepo' | 'outbox'>): RefundsApi {
+export function refundsApi(deps: Pick<CoreServices, 'guards' | 'ordersRepo' | 'outbox' | 'ops'>): RefundsApi {
   const { guarded } = deps.guards;
-  const { ordersRepo, outbox } = deps;
+  const { ordersRepo, outbox, ops } = deps;
   return {
-    refundOrder: guarded('refundOrder', { pin: true }, async (input) => {
+    refundOrder: guarded('refundOrder', { pin: true }, async (input, { manager }) => {
       const stored = ordersRepo.load(input.id);
       if (!stored) return orderNotFound(input.id);
       let minor: number | null = null;
@@ -21,7 +21,10 @@ export function refundsApi(deps: Pick<CoreServices, 'guards' | 'ordersRepo' | 'o
         minor = parsed.minor;
       }
       // issue 12: the screen's request id makes a repeated tap, or a retry after a lost answer, the same refund.
-      return ok(await outbox.enqueueRefund(input.id, minor, 'manager', { requestId: input.requestId }));
+      const item = await outbox.enqueueRefund(input.id, minor, 'manager', { requestId: input.requestId });
+      // issue 17: the refund records the manager whose PIN approved it.
+      if (manager) ops.attribute(item.id, manager);
+      return ok(item);
     }),
     listOutbox: guarded('listOutbox', {}, async () => ok(outbox.list())),
     retryOutboxItem: guarded('retryOutboxItem', { pin: true }, async (input) => ok(await outbox.retry(input.id, 'manager'))),

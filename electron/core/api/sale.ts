@@ -38,6 +38,9 @@ export function saleApi(deps: CoreServices): SaleApi {
 
   return {
     createOrder: guarded('createOrder', { connected: true, country: true }, async (input, { currency }) => {
+      // issue 17: who sells and in which shift, recorded on the order; refused when a cashier must sign in first.
+      const seller = deps.day.seller();
+      if (!seller.ok) return seller;
       const s = deps.settings();
       const total = parseAmount(input.amount, currency);
       if (!total.ok || total.minor === 0) return { ok: false, error: kioskError('invalid_amount', total.ok ? 'The amount must be greater than zero.' : total.reason) };
@@ -56,7 +59,17 @@ export function saleApi(deps: CoreServices): SaleApi {
       };
       // createOrResume stores the order; the screens hear of it here (the tracker would see nothing newer). Charging
       // the same sale again after no answer re-sends that create with its key: never a second order.
-      const order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan);
+      let order: Order;
+      try {
+        order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan);
+      } catch (error) {
+        // issue 16: the POS is gone from the platform (seed 7.3 pos_not_found): the code that opens the setup
+        // assistant's POS step (shared/setup-api.ts setupStepFor), and the readiness check learns it at once.
+        if (!(error instanceof PlatformError && error.code === 'pos_not_found')) throw error;
+        deps.posCheck.record(s.posId, null);
+        return { ok: false, error: kioskError('pos_missing', `The platform has no point of sale ${s.posId}; a manager must choose or create one.`) };
+      }
+      ordersRepo.attribute(order.id, seller.value.cashier, seller.value.shiftId);
       orderChanged(order);
       return ok(orderView(order));
     }),
@@ -83,6 +96,9 @@ export function saleApi(deps: CoreServices): SaleApi {
       // Paid, canceled or expired by the platform's word: that is the answer (a paid order shows paid), never "canceled".
       if (current.status !== 'created') return ok(orderView(current));
       const item = await outbox.enqueueCancel(input.id, 'cashier');
+      // issue 17: the cancel records the cashier signed in, when there is one.
+      const cashier = deps.day.people.current()?.person;
+      if (cashier) ops.attribute(item.id, { id: cashier.id, name: cashier.name });
       if (item.state === 'failed' && item.lastError) return { ok: false, error: recordedError(item.lastError) };
       // issue 15 "False alarms": the customer is paying (seed 7.5 instore_order_locked_error). The cancel was dropped,
       // not failed (no manager alert); the cashier is told to wait, and the sale waits for the platform's answer.

@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import type { Clock, Logger, OrdersPort, ReceiptPrinter, TokenVault, TrainingPort } from '../ports.ts';
 import type { OrdersRepo } from '../store/orders-repo.ts';
 import type { OperationsRepo } from '../store/operations-repo.ts';
@@ -7,9 +8,12 @@ import type { Outbox } from '../outbox/outbox.ts';
 import type { Catalog } from '../catalog/catalog-service.ts';
 import type { LiveStatus } from '../live/live-status.ts';
 import type { PlatformSession } from '../platform/session.ts';
+import type { StoresClient } from '../platform/stores-client.ts';
 import type { PepperedPin } from '../pin-pepper.ts';
+import type { DayServices } from '../people/day-services.ts';
 import type { EffectiveSettings, LaunchDefaults, StoredSettings } from '../settings/kiosk-settings.ts';
 import type { Guards } from './guards.ts';
+import type { PosCheck } from './setup.ts';
 import type { Connectivity, KioskEvent, KioskOrder, SessionState } from '../../../shared/kiosk-api.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 
@@ -26,6 +30,8 @@ export interface CoreServices {
   printer: ReceiptPrinter | undefined;
   clock: Clock;
   logger: Logger;
+  /** The kiosk's database, for the few writes that span its repositories (the training reset). */
+  db: Database.Database;
   audit: AuditLog;
   ordersRepo: OrdersRepo;
   ops: OperationsRepo;
@@ -34,7 +40,13 @@ export interface CoreServices {
   live: LiveStatus;
   catalog: Catalog;
   session: PlatformSession;
+  /** issue 16: the platform's Stores and POS API, and what the readiness check last learned of the chosen POS. */
+  stores: StoresClient;
+  posCheck: PosCheck;
+  /** The manager PIN set at the first connection: since issue 17 the first manager's (people/people.ts). */
   pin: PepperedPin;
+  /** issue 17: people, shifts, reports, and who sells now. */
+  day: DayServices;
   settingsKv: KeyValue<StoredSettings>;
   /** The settings in force: what a manager stored over the launch's defaults. */
   settings(): EffectiveSettings;

@@ -1,35 +1,19 @@
 import { applyPatch, relayUrlProblem, sameUrl } from '../settings/kiosk-settings.ts';
 import { ok } from './guards.ts';
+import { resetTrainingSales } from '../store/training-reset.ts';
 import type { CoreServices } from './services.ts';
 import type { KioskApi, KioskSettings } from '../../../shared/kiosk-api.ts';
 import { parseDuration } from '../../../shared/duration.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
 
-type SettingsApi = Pick<KioskApi, 'getSettings' | 'updateSettings' | 'setPin' | 'verifyPin'>;
+type SettingsApi = Pick<KioskApi, 'getSettings' | 'updateSettings' | 'setPin' | 'verifyPin' | 'resetTraining'>;
 
 /** The kiosk's settings and the manager PIN that guards them (issue 5 settings, issue 12 PIN). */
 export function settingsApi(deps: CoreServices): SettingsApi {
   const { guarded } = deps.guards;
   const { launch, settingsKv, vault, pin, audit } = deps;
 
-  function settingsView(): KioskSettings {
-    const s = deps.settings();
-    return {
-      posId: s.posId,
-      qrMode: s.qrMode,
-      expiration: s.expiration,
-      language: s.language,
-      relayUrl: s.relayUrl,
-      // A key is kept for the relay: the one the manager saved, or the launch's for its own relay.
-      relayKeySet: deps.savedRelayKey() !== null || (launch.relay !== null && s.relayUrl !== null && sameUrl(launch.relay.url, s.relayUrl)),
-      platformUrl: deps.platformUrl,
-      countryCode: s.countryCode,
-      storeName: s.storeName,
-      printerName: s.printerName,
-      soundOnPayment: s.soundOnPayment,
-      hasPin: pin.isSet(),
-    };
-  }
+  const settingsView = (): KioskSettings => kioskSettingsView(deps);
 
   return {
     getSettings: guarded('getSettings', {}, async () => ok(settingsView())),
@@ -41,6 +25,11 @@ export function settingsApi(deps: CoreServices): SettingsApi {
       }
       const relayProblem = patch.relayUrl ? relayUrlProblem(patch.relayUrl) : null;
       if (relayProblem) return { ok: false, error: kioskError('invalid_relay_url', `The relay URL ${relayProblem}.`) };
+      // issue 18: what the feed names is installed and run; it comes over https:// (plain http:// only from this machine,
+      // the relay URL's rule in settings/kiosk-settings.ts).
+      if (patch.updateFeedUrl && relayUrlProblem(patch.updateFeedUrl)) {
+        return { ok: false, error: kioskError('invalid_input', 'The update feed URL must start with https:// (plain http:// only for this machine).') };
+      }
       if (patch.countryCode !== undefined && deps.training) {
         if (patch.countryCode !== deps.settings().countryCode) return { ok: false, error: kioskError('training_fixed') };
         delete patch.countryCode;
@@ -77,5 +66,36 @@ export function settingsApi(deps: CoreServices): SettingsApi {
       return ok({ hasPin: true as const });
     }),
     verifyPin: guarded('verifyPin', { pin: true }, async () => ok({ valid: true as const })),
+    // issue 15 "First five minutes": a trainer starts afresh. The guard refuses it outside training (not_training), so
+    // a live kiosk's sales can never be erased this way; what it erases is audited (counts only).
+    resetTraining: guarded('resetTraining', { pin: true, trainingOnly: true }, async () => {
+      const result = resetTrainingSales(deps.db);
+      if (!result.ok) return { ok: false, error: kioskError('training_busy') };
+      audit.append({ actor: 'manager', action: 'training.reset', subject: null, detail: { orders: result.orders, outboxItems: result.outboxItems } });
+      return ok({ orders: result.orders, outboxItems: result.outboxItems });
+    }),
+  };
+}
+
+/** The settings as the screens get them (getSettings; issue 16 choosePointOfSale answers with them too). */
+export function kioskSettingsView(deps: CoreServices): KioskSettings {
+  const { launch, pin } = deps;
+  const s = deps.settings();
+  return {
+    posId: s.posId,
+    qrMode: s.qrMode,
+    expiration: s.expiration,
+    language: s.language,
+    relayUrl: s.relayUrl,
+    // A key is kept for the relay: the one the manager saved, or the launch's for its own relay.
+    relayKeySet: deps.savedRelayKey() !== null || (launch.relay !== null && s.relayUrl !== null && sameUrl(launch.relay.url, s.relayUrl)),
+    platformUrl: deps.platformUrl,
+    countryCode: s.countryCode,
+    storeName: s.storeName,
+    printerName: s.printerName,
+    soundOnPayment: s.soundOnPayment,
+    updateFeedUrl: s.updateFeedUrl,
+    maintenanceWindow: s.maintenanceWindow,
+    hasPin: pin.isSet(),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUNTRY_CODES, LANGUAGES, type CountryCode, type KioskInput, type Language } from '../../../shared/kiosk-api.ts';
+import { COUNTRY_CODES, LANGUAGES, MAINTENANCE_WINDOW_PATTERN, type CountryCode, type KioskInput, type Language } from '../../../shared/kiosk-api.ts';
 import { QR_MODES } from '../../../shared/schemas/order.ts';
 import { isLoopbackHostname } from '../../../shared/loopback.ts';
 
@@ -18,6 +18,8 @@ export const storedSettingsSchema = z.object({
   storeName: z.string().min(1).max(64).optional(),
   printerName: z.string().min(1).max(128).optional(),
   soundOnPayment: z.boolean().optional(),
+  updateFeedUrl: z.url().nullable().optional(),
+  maintenanceWindow: z.string().regex(MAINTENANCE_WINDOW_PATTERN).optional(),
 });
 export type StoredSettings = z.infer<typeof storedSettingsSchema>;
 
@@ -40,6 +42,10 @@ export interface EffectiveSettings {
   printerName: string | null;
   /** issue 15 "Outcomes full screen": a short chime on Paid, unless the manager turned it off (training too). */
   soundOnPayment: boolean;
+  /** issue 18: where the Electron shell looks for updates; null (the default): it does not update itself. */
+  updateFeedUrl: string | null;
+  /** issue 18: when an idle kiosk may install a downloaded update, "HH:MM-HH:MM" local time. */
+  maintenanceWindow: string;
 }
 
 const LANGUAGE_BY_COUNTRY: Record<CountryCode, Language> = { AR: 'es-AR', CL: 'es-CL', UY: 'es-UY', BR: 'pt-BR' };
@@ -57,6 +63,8 @@ export function effectiveSettings(stored: StoredSettings, launch: LaunchDefaults
     storeName: stored.storeName ?? null,
     printerName: stored.printerName ?? null,
     soundOnPayment: stored.soundOnPayment ?? true,
+    updateFeedUrl: stored.updateFeedUrl ?? null,
+    maintenanceWindow: stored.maintenanceWindow ?? '03:00-05:00',
   };
 }
 
@@ -119,6 +127,11 @@ export function applyPatch(stored: StoredSettings, patch: Omit<Patch, 'relayKey'
     else next.printerName = patch.printerName;
   }
   if (patch.soundOnPayment !== undefined) next.soundOnPayment = patch.soundOnPayment;
+  if (patch.updateFeedUrl !== undefined) {
+    if (patch.updateFeedUrl === null) delete next.updateFeedUrl;
+    else next.updateFeedUrl = patch.updateFeedUrl;
+  }
+  if (patch.maintenanceWindow !== undefined) next.maintenanceWindow = patch.maintenanceWindow;
   return next;
 }
 

@@ -115,7 +115,70 @@ const MIGRATIONS: string[] = [
      INSERT INTO orders_reference_text (orders_reference_text, rowid, external_reference) VALUES ('delete', old.rowid, old.external_reference);
      INSERT INTO orders_reference_text (rowid, external_reference) VALUES (new.rowid, new.external_reference);
    END;`,
+  // 6 (issue 17 "Close the day"): people with their own PIN, shifts, closed Z reports, and who did each sale, cancel and
+  // refund. people.pin is a PinRecord as JSON (pin.ts); the first manager's is NULL here because its PIN stays the
+  // settings row manager_pin it always was (people/people.ts), so that row is "the existing manager PIN, now the first
+  // manager" without being copied. People are never deleted, only marked removed: what they did keeps their id and the
+  // name they had. One open shift at most (the unique partial index over a constant). reports.number is AUTOINCREMENT:
+  // SQLite never hands a number out again, even after a row is deleted (the Z report's "number that never repeats").
+  // Who sold an order, and in which shift, is a table of its own (order_people, with the order's created_date so the
+  // history filtered by cashier or shift seeks (cashier_id | shift_id, created_date, order_id) in the order it lists);
+  // who asked for a refund or cancel likewise (operation_people). Tables rather than columns, like step 4: IF NOT EXISTS
+  // keeps the step safe to run again on a file whose version was wound back (ALTER TABLE ADD COLUMN is not). And the
+  // status index gains the date, for the report's and the history's status filters.
+  `CREATE TABLE IF NOT EXISTS people (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     role TEXT NOT NULL CHECK (role IN ('cashier', 'manager')),
+     pin TEXT,
+     created_at INTEGER NOT NULL,
+     removed_at INTEGER
+   ) STRICT;
+   INSERT OR IGNORE INTO people (id, name, role, pin, created_at) VALUES ('manager', 'Manager', 'manager', NULL, CAST(strftime('%s', 'now') AS INTEGER) * 1000);
+   CREATE TABLE IF NOT EXISTS shifts (
+     id TEXT PRIMARY KEY,
+     opened_at TEXT NOT NULL,
+     opened_by_id TEXT NOT NULL,
+     opened_by_name TEXT NOT NULL,
+     closed_at TEXT,
+     closed_by_id TEXT,
+     closed_by_name TEXT,
+     note TEXT,
+     auto_closed INTEGER NOT NULL DEFAULT 0 CHECK (auto_closed IN (0, 1))
+   ) STRICT;
+   CREATE UNIQUE INDEX IF NOT EXISTS shifts_one_open ON shifts ((closed_at IS NULL)) WHERE closed_at IS NULL;
+   CREATE INDEX IF NOT EXISTS shifts_opened ON shifts (opened_at);
+   CREATE TABLE IF NOT EXISTS reports (
+     number INTEGER PRIMARY KEY AUTOINCREMENT,
+     kind TEXT NOT NULL CHECK (kind IN ('day', 'shift')),
+     since TEXT,
+     until TEXT,
+     shift_id TEXT,
+     closed_at TEXT NOT NULL,
+     closed_by_id TEXT NOT NULL,
+     closed_by_name TEXT NOT NULL,
+     body TEXT NOT NULL
+   ) STRICT;
+   CREATE TABLE IF NOT EXISTS order_people (
+     order_id TEXT PRIMARY KEY REFERENCES orders (id) ON DELETE CASCADE,
+     created_date TEXT NOT NULL,
+     cashier_id TEXT,
+     cashier_name TEXT,
+     shift_id TEXT
+   ) STRICT;
+   CREATE INDEX IF NOT EXISTS order_people_cashier ON order_people (cashier_id, created_date, order_id);
+   CREATE INDEX IF NOT EXISTS order_people_shift ON order_people (shift_id, created_date, order_id);
+   CREATE TABLE IF NOT EXISTS operation_people (
+     operation_id TEXT PRIMARY KEY REFERENCES operations (id) ON DELETE CASCADE,
+     person_id TEXT NOT NULL,
+     person_name TEXT NOT NULL
+   ) STRICT;
+   DROP INDEX IF EXISTS orders_status;
+   CREATE INDEX IF NOT EXISTS orders_status_date ON orders (status, created_date);`,
 ];
+
+/** The steps, for tests that build a database as an older version left it (issue 17: a database from before a step). */
+export const KIOSK_MIGRATIONS: readonly string[] = MIGRATIONS;
 
 export class KioskStoreError extends Error {}
 

@@ -78,6 +78,8 @@ export function toOutboxItem(operation: Operation): OutboxItem {
     // issue 13: a code not in the table is kept as rawCode, never lost (shared/kiosk-errors.ts parseErrorCode).
     lastError: operation.lastError === null ? null : { ...parseErrorCode(operation.lastError.code), message: operation.lastError.message },
     ...(operation.kind === 'refund' && operation.state === 'done' ? { refundIds: refundIdsOf(operation.result) } : {}),
+    // issue 15 "Manager language": a screen says "will try again in 2 min", not an attempt count.
+    ...(operation.state === 'queued' && operation.lastError !== null ? { nextAttemptAt: new Date(operation.nextAttemptAt).toISOString() } : {}),
   };
 }
 

@@ -143,6 +143,14 @@ export class OperationsRepo {
     return this.require(id) as Extract<Operation, { kind: K }>;
   }
 
+  /**
+   * issue 17: records who asked for operation `id` (a refund's approving manager, a cancel's cashier), their id and name at
+   * the time. The first record stays: a repeated request for the same refund is the same refund.
+   */
+  attribute(id: string, person: { id: string; name: string }): void {
+    this.#db.prepare('INSERT OR IGNORE INTO operation_people (operation_id, person_id, person_name) VALUES (?, ?, ?)').run(id, person.id, person.name);
+  }
+
   get(id: string): Operation | null {
     const row = this.#byId.get(id);
     return row === undefined ? null : readRow(row);

@@ -2,6 +2,7 @@ import { isNewer as isNewerUpdate } from '../order-freshness.ts';
 import type Database from 'better-sqlite3';
 import { KioskStoreError } from './database.ts';
 import { DamagedRowError, readRow } from './order-rows.ts';
+import { filteredListSql, filteredSearchSql, newestFirst, type OrderFilter, type OrderKey } from './order-filters.ts';
 import type { Clock } from '../ports.ts';
 import { systemClock } from '../../../node-common/time.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
@@ -33,6 +34,10 @@ export interface OrderListQuery {
   before?: OrderCursor;
   /** 1..500, default 50. */
   limit?: number;
+  /** issue 17: only the orders sold by this person (orders.cashier_id). */
+  cashierId?: string;
+  /** issue 17: only the orders sold in this shift (orders.shift_id). */
+  shiftId?: string;
 }
 
 /** Where a page of the newest-first listing ends: the last order's created_date and id (the orders_newest key). */
@@ -85,6 +90,11 @@ export const ORDERS_SQL = {
   nonFinalIds: 'SELECT orders.id, orders.status FROM open_orders CROSS JOIN orders ON orders.id = open_orders.id ORDER BY orders.created_date, orders.id',
 } as const;
 
+/** The statement text of `sql` (one of ORDERS_SQL) filtered by cashier or shift (./order-filters.ts). */
+export function filteredSql(sql: string, filter: OrderFilter): string {
+  return sql === ORDERS_SQL.list ? filteredListSql(filter) : filteredSearchSql(sql);
+}
+
 /** Below this many orders holding a text, a reference search seeks them by the trigram index; from it, it scans. */
 export const REFERENCE_SEEK_CAP = 2_000;
 
@@ -108,6 +118,8 @@ export class OrdersRepo {
   readonly #byIds: Database.Statement;
   readonly #nonFinal: Database.Statement;
   readonly #openIds: Database.Statement;
+  readonly #filtered = new Map<string, Database.Statement>();
+  readonly #attribute: Database.Statement;
 
   constructor(db: Database.Database, clock: Clock = systemClock) {
     this.#db = db;
@@ -132,6 +144,29 @@ export class OrdersRepo {
     this.#byIds = db.prepare('SELECT * FROM orders WHERE id IN (SELECT value FROM json_each(@ids))');
     this.#nonFinal = db.prepare(ORDERS_SQL.nonFinal);
     this.#openIds = db.prepare(ORDERS_SQL.nonFinalIds);
+    this.#attribute = db.prepare(
+      `INSERT OR IGNORE INTO order_people (order_id, created_date, cashier_id, cashier_name, shift_id)
+       SELECT id, created_date, @cashierId, @cashierName, @shiftId FROM orders WHERE id = @id`,
+    );
+  }
+
+  /**
+   * issue 17: records who sold order `id` (their id and name at the time) and in which shift. The first record stays:
+   * a sale charged again after no answer is the same sale, by whoever charged it first.
+   */
+  attribute(id: string, cashier: { id: string; name: string } | null, shiftId: string | null): void {
+    this.#attribute.run({ id, cashierId: cashier?.id ?? null, cashierName: cashier?.name ?? null, shiftId });
+  }
+
+  /** The statement of `sql` (one of ORDERS_SQL) for a listing filtered by cashier or shift, prepared once per shape. */
+  #statement(sql: string, filter: OrderFilter): Database.Statement {
+    const text = filteredSql(sql, filter);
+    let statement = this.#filtered.get(text);
+    if (statement === undefined) {
+      statement = this.#db.prepare(text);
+      this.#filtered.set(text, statement);
+    }
+    return statement;
   }
 
   /**
@@ -218,6 +253,8 @@ export class OrdersRepo {
       const date = storedDate('before', cursor.createdDate);
       if (date < beforeDate || (date === beforeDate && cursor.id < beforeId)) [beforeDate, beforeId] = [date, cursor.id];
     }
+    const filter = { cashierId: options.cashierId ?? null, shiftId: options.shiftId ?? null };
+    if (filter.cashierId !== null || filter.shiftId !== null) return this.#selectFiltered(options, { since, beforeDate, beforeId }, filter, limit);
     const bounds = { since, beforeDate, beforeId };
     const query = options.query?.trim() ? options.query.trim() : null;
     if (query === null) return this.#list.all({ ...bounds, limit }).map(readRow);
@@ -227,11 +264,27 @@ export class OrdersRepo {
       ...(this.#byReferenceText(query, bounds, like, limit) as Array<{ id: string; created_date: string }>),
       ...(this.#byAmount.all({ ...bounds, amounts: JSON.stringify(amountForms(query)), limit }) as Array<{ id: string; created_date: string }>),
     ];
-    const newestFirst = (a: { id: string; created_date: string }, b: { id: string; created_date: string }) =>
-      a.created_date === b.created_date ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.created_date < b.created_date ? 1 : -1;
     const ids = [...new Set(matches.sort(newestFirst).map((m) => m.id))].slice(0, limit);
     const rows = new Map((this.#byIds.all({ ids: JSON.stringify(ids) }) as Array<{ id: string }>).map((row) => [row.id, row]));
     return ids.map((id) => readRow(rows.get(id)));
+  }
+
+  /** #select with a cashier or shift filter (filteredSql): the same bounds, searches and order. */
+  #selectFiltered(options: OrderListQuery, bounds: { since: string; beforeDate: string; beforeId: string }, filter: OrderFilter, limit: number): StoredOrder[] {
+    const query = options.query?.trim() ? options.query.trim() : null;
+    const params = { ...bounds, ...filter, limit };
+    const named = (sql: string, extra: Record<string, unknown>) =>
+      this.#statement(sql, filter).all(Object.fromEntries(Object.entries({ ...params, ...extra }).filter(([name]) => filteredSql(sql, filter).includes(`@${name}`))));
+    if (query === null) return named(ORDERS_SQL.list, {}).map(readRow);
+    const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const phrase = `"${query.replaceAll('"', '""')}"`;
+    // As #byReferenceText: the trigram index unless the text is too short or too common for it to narrow.
+    const seek = [...query].length >= 3 && (this.#referenceMatches.get({ phrase, cap: REFERENCE_SEEK_CAP }) as { n: number }).n < REFERENCE_SEEK_CAP;
+    const byText = seek ? named(ORDERS_SQL.byReferenceSeek, { phrase, like }) : named(ORDERS_SQL.byReference, { like });
+    const ids = [...(byText as OrderKey[]), ...(named(ORDERS_SQL.byAmount, { amounts: JSON.stringify(amountForms(query)) }) as OrderKey[])];
+    const newest = [...new Map(ids.sort(newestFirst).map((m) => [m.id, m])).keys()].slice(0, limit);
+    const rows = new Map((this.#byIds.all({ ids: JSON.stringify(newest) }) as Array<{ id: string }>).map((row) => [row.id, row]));
+    return newest.map((id) => readRow(rows.get(id)));
   }
 
   /** The orders whose reference holds `query` (see ORDERS_SQL): by the trigram index when it narrows, else by a scan. */

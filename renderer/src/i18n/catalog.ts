@@ -7,15 +7,16 @@ import { prefixed, type Table, type Translation } from './messages.ts';
 // `catalog.csv.<code>`. Typed by the code list, so a new code without words here fails to compile; placeholders are
 // {line} and the values the core fills for that code (test/unit/renderer/csv-problem-texts.test.ts). Column names stay
 // in English: they are what the file must say.
-const csvEn: Record<CsvProblemCode, string> = {
+// The problems naming columns, with their count, have plural forms (issue 15 "Manager language": never "1 columns");
+// they are table entries of their own, below, since `prefixed` takes single texts.
+type CountedCsvCode = 'columns_unknown' | 'columns_missing';
+const csvEn: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   quote_unclosed: 'Line {line}: a quoted field is never closed (a " is missing).',
   text_after_quote: 'Line {line}: there is text after the closing quote of a field; put the whole field in quotes.',
   quote_in_field: 'Line {line}: a quote (") inside a field that is not in quotes; put the whole field in quotes and write the quote twice ("").',
   header_missing: 'Line {line}: the first line must name the columns: title, unit_price, unit_measure and optionally external_code.',
-  columns_unknown: 'Line {line}: columns the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code.',
   column_duplicate: 'Line {line}: the column {column} appears twice.',
   column_unnamed: 'Line {line}: column {position} has no name.',
-  columns_missing: 'Line {line}: missing columns: {columns}.',
   too_many_items: 'The file has {count} products; the catalog holds at most {max}.',
   field_count: 'Line {line}: {fields} fields, but the first line has {expected}.',
   title_empty: 'Line {line}: the name (title) is empty.',
@@ -37,15 +38,13 @@ const csvEn: Record<CsvProblemCode, string> = {
   title_ambiguous: 'Line {line}: {count} products in the catalog are called “{title}”; give the line an external_code.',
   same_item: 'Line {line}: changes the same product as line {firstLine}.',
 };
-const csvEs: Record<CsvProblemCode, string> = {
+const csvEs: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   quote_unclosed: 'Línea {line}: un campo entre comillas nunca se cierra (falta una ").',
   text_after_quote: 'Línea {line}: hay texto después de la comilla que cierra un campo; ponga el campo entero entre comillas.',
   quote_in_field: 'Línea {line}: hay una comilla (") en un campo sin comillas; ponga el campo entero entre comillas y escriba la comilla dos veces ("").',
   header_missing: 'Línea {line}: la primera línea debe nombrar las columnas: title, unit_price, unit_measure y, opcional, external_code.',
-  columns_unknown: 'Línea {line}: columnas desconocidas: {columns}. Las columnas son title, unit_price, unit_measure y, opcional, external_code.',
   column_duplicate: 'Línea {line}: la columna {column} aparece dos veces.',
   column_unnamed: 'Línea {line}: la columna {position} no tiene nombre.',
-  columns_missing: 'Línea {line}: faltan columnas: {columns}.',
   too_many_items: 'El archivo tiene {count} productos; el catálogo admite como máximo {max}.',
   field_count: 'Línea {line}: tiene {fields} campos, pero la primera línea tiene {expected}.',
   title_empty: 'Línea {line}: el nombre (title) está vacío.',
@@ -67,15 +66,13 @@ const csvEs: Record<CsvProblemCode, string> = {
   title_ambiguous: 'Línea {line}: {count} productos del catálogo se llaman “{title}”; dé a la línea un external_code.',
   same_item: 'Línea {line}: cambia el mismo producto que la línea {firstLine}.',
 };
-const csvPt: Record<CsvProblemCode, string> = {
+const csvPt: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   quote_unclosed: 'Linha {line}: um campo entre aspas nunca é fechado (falta uma ").',
   text_after_quote: 'Linha {line}: há texto depois das aspas que fecham um campo; coloque o campo inteiro entre aspas.',
   quote_in_field: 'Linha {line}: há aspas (") em um campo sem aspas; coloque o campo inteiro entre aspas e escreva as aspas duas vezes ("").',
   header_missing: 'Linha {line}: a primeira linha deve nomear as colunas: title, unit_price, unit_measure e, opcional, external_code.',
-  columns_unknown: 'Linha {line}: colunas desconhecidas: {columns}. As colunas são title, unit_price, unit_measure e, opcional, external_code.',
   column_duplicate: 'Linha {line}: a coluna {column} aparece duas vezes.',
   column_unnamed: 'Linha {line}: a coluna {position} não tem nome.',
-  columns_missing: 'Linha {line}: faltam colunas: {columns}.',
   too_many_items: 'O arquivo tem {count} produtos; o catálogo comporta no máximo {max}.',
   field_count: 'Linha {line}: tem {fields} campos, mas a primeira linha tem {expected}.',
   title_empty: 'Linha {line}: o nome (title) está vazio.',
@@ -146,6 +143,11 @@ const en = {
   'catalog.import.tooBig': 'The file is larger than 1 MB; split it into smaller files.',
   'catalog.import.empty': 'The file is empty.',
   ...prefixed('catalog.csv.', csvEn),
+  'catalog.csv.columns_unknown': {
+    one: 'Line {line}: {count} column the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code.',
+    other: 'Line {line}: {count} columns the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code.',
+  },
+  'catalog.csv.columns_missing': { one: 'Line {line}: {count} column is missing: {columns}.', other: 'Line {line}: {count} columns are missing: {columns}.' },
 } satisfies Table;
 const es: Translation<typeof en> = {
   'catalog.title': 'Productos',
@@ -195,6 +197,11 @@ const es: Translation<typeof en> = {
   'catalog.import.tooBig': 'El archivo pesa más de 1 MB; divídalo en archivos más chicos.',
   'catalog.import.empty': 'El archivo está vacío.',
   ...prefixed('catalog.csv.', csvEs),
+  'catalog.csv.columns_unknown': {
+    one: 'Línea {line}: {count} columna desconocida: {columns}. Las columnas son title, unit_price, unit_measure y, opcional, external_code.',
+    other: 'Línea {line}: {count} columnas desconocidas: {columns}. Las columnas son title, unit_price, unit_measure y, opcional, external_code.',
+  },
+  'catalog.csv.columns_missing': { one: 'Línea {line}: falta {count} columna: {columns}.', other: 'Línea {line}: faltan {count} columnas: {columns}.' },
 };
 const pt: Translation<typeof en> = {
   'catalog.title': 'Produtos',
@@ -244,6 +251,11 @@ const pt: Translation<typeof en> = {
   'catalog.import.tooBig': 'O arquivo tem mais de 1 MB; divida-o em arquivos menores.',
   'catalog.import.empty': 'O arquivo está vazio.',
   ...prefixed('catalog.csv.', csvPt),
+  'catalog.csv.columns_unknown': {
+    one: 'Linha {line}: {count} coluna desconhecida: {columns}. As colunas são title, unit_price, unit_measure e, opcional, external_code.',
+    other: 'Linha {line}: {count} colunas desconhecidas: {columns}. As colunas são title, unit_price, unit_measure e, opcional, external_code.',
+  },
+  'catalog.csv.columns_missing': { one: 'Linha {line}: falta {count} coluna: {columns}.', other: 'Linha {line}: faltam {count} colunas: {columns}.' },
 };
 
 export const catalog = { en, es, pt };

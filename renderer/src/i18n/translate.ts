@@ -5,67 +5,36 @@ import { history } from './history.ts';
 import { settings } from './settings.ts';
 import { catalog } from './catalog.ts';
 import { receipt } from './receipt.ts';
-import { fill, pluralForm, type Message, type Params, type Translation } from './messages.ts';
+import { setup } from './setup.ts';
+import { reports } from './reports.ts';
+import { people } from './people.ts';
+import type { Translation } from './messages.ts';
+import { translatorOver, type Lang, type Translator } from './words.ts';
+
+export { langOf, type Lang, type LanguageTable, type MessageKey, type PluralKey, type Translator } from './words.ts';
 
 // No user-facing string is written in a component: every text comes from these tables (issue 5 "Languages"). Each
 // area's es and pt tables are typed by its English one (messages.ts), so the merged tables have the same keys too.
-const en = { ...common.en, ...sale.en, ...history.en, ...settings.en, ...catalog.en, ...receipt.en };
-type English = typeof en;
-export type Lang = 'en' | 'es' | 'pt';
+//
+// issue 14 "cold start": this module holds every language at once, for the tests and for the build, which makes one
+// module per language of it (renderer/vite.config.ts, languageTables). The renderer never imports it at run time
+// (only its types): it loads the one language it shows (i18n/load-language.ts).
+const en = { ...common.en, ...sale.en, ...history.en, ...settings.en, ...catalog.en, ...receipt.en, ...setup.en, ...reports.en, ...people.en };
+export type English = typeof en;
 export const tables: Readonly<Record<Lang, Translation<English>>> = {
   en,
-  es: { ...common.es, ...sale.es, ...history.es, ...settings.es, ...catalog.es, ...receipt.es },
-  pt: { ...common.pt, ...sale.pt, ...history.pt, ...settings.pt, ...catalog.pt, ...receipt.pt },
+  es: { ...common.es, ...sale.es, ...history.es, ...settings.es, ...catalog.es, ...receipt.es, ...setup.es, ...reports.es, ...people.es },
+  pt: { ...common.pt, ...sale.pt, ...history.pt, ...settings.pt, ...catalog.pt, ...receipt.pt, ...setup.pt, ...reports.pt, ...people.pt },
 };
 
-/** A key of the tables: a literal key that is not in them does not compile (issue 13 "Typed i18n"). */
-export type MessageKey = keyof English & string;
-/** The keys whose words change with a count; `t` asks for that count. */
-export type PluralKey = { [K in MessageKey]: English[K] extends string ? never : K }[MessageKey];
-type Args<K extends MessageKey> = K extends PluralKey ? [params: Params & { readonly count: number }] : [params?: Params];
+/**
+ * The keys a page shows before it can know its language: a page without its launch key cannot read the kiosk's
+ * settings, so it says so in every language at once (issue 15; App.svelte "no-key"). The build puts these few words of
+ * every language in the first script; every other word comes with its language.
+ */
+export const BOOT_KEYS = ['app.noKey.title', 'app.noKey.body'] as const satisfies ReadonlyArray<keyof English>;
 
-export interface Translator {
-  /** The text for `key` in the current language, its plural form picked by `params.count`, {name} placeholders filled. */
-  t<K extends MessageKey>(key: K, ...args: Args<K>): string;
-  /**
-   * The same for a key built at run time from a value the platform or a newer core may send (a refund status, a CSV
-   * problem code, a payment method id): null when the tables have no such key, so the caller says what to show
-   * instead (never a bare key, and no `t(key) === key` check).
-   */
-  lookup(key: string, params?: Params): string | null;
-  /**
-   * A quantity with its unit of measure: "1 unidad", "2 unidades" when the unit is this language's word for "unit" (the
-   * catalog's default, catalog.defaultUnit), otherwise the number and the unit as the manager typed it ("2 kg").
-   */
-  quantity(count: number, unit: string): string;
-}
-
-export const langOf = (locale: Language): Lang => (locale.startsWith('pt') ? 'pt' : locale.startsWith('es') ? 'es' : 'en');
-
-/** A translator reading the current language from `locale()` at every call (a reactive read in the renderer). */
+/** A translator over every table, reading the current language from `locale()` at every call. */
 export function translator(locale: () => Language): Translator {
-  const rulesByLocale = new Map<Language, Intl.PluralRules>();
-  const rulesOf = (current: Language): Intl.PluralRules => {
-    let rules = rulesByLocale.get(current);
-    if (!rules) rulesByLocale.set(current, (rules = new Intl.PluralRules(current)));
-    return rules;
-  };
-  const format = (message: Message, params: Params): string => {
-    const count = params['count'];
-    // A plural message without a count can only come from a key built at run time; its general form is the safe one.
-    const text = typeof count === 'number' ? pluralForm(message, count, rulesOf(locale())) : typeof message === 'string' ? message : message.other;
-    return fill(text, params);
-  };
-  const table = (): Readonly<Record<string, Message>> => tables[langOf(locale())];
-  const lookup = (key: string, params: Params = {}): string | null => {
-    const current = table();
-    return Object.hasOwn(current, key) ? format(current[key] as Message, params) : null;
-  };
-  const t = <K extends MessageKey>(key: K, ...[params]: Args<K>): string => format(tables[langOf(locale())][key], params ?? {});
-  const quantity = (count: number, unit: string): string => {
-    const current = locale();
-    const counted = unit.trim().toLocaleLowerCase(current) === t('catalog.defaultUnit').toLocaleLowerCase(current);
-    return counted ? t('common.units', { count }) : `${count} ${unit}`;
-  };
-  return { t, lookup, quantity };
+  return translatorOver(locale, (lang) => tables[lang]);
 }

@@ -1,6 +1,6 @@
 import type { KioskApi, KioskEvent, KioskMethod, Result } from '../../../shared/kiosk-api.ts';
+import { SHELL_UNREACHABLE } from './shell-unreachable.ts';
 import { KIOSK_METHOD_NAMES as KIOSK_METHODS } from '../../../shared/kiosk-names.ts';
-import { kioskError } from '../../../shared/kiosk-errors.ts';
 
 /** What the renderer talks to: the KioskApi contract and its event stream (style guide 2: one contract, one bridge). */
 export interface Bridge {
@@ -32,7 +32,7 @@ export function webShellBridge(): Bridge {
       });
       return (await response.json()) as Result<unknown>;
     } catch {
-      return { ok: false, error: kioskError('shell_unreachable', 'The kiosk service is not answering.') };
+      return { ok: false, error: SHELL_UNREACHABLE };
     }
   };
   const api = Object.fromEntries(KIOSK_METHODS.map((m) => [m, (input: unknown) => call(m, input)])) as unknown as KioskApi;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
 import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
@@ -27,9 +27,7 @@ const cleanups: Array<() => Promise<void>> = [];
 before(async () => {
   h = await startSandbox({ sweepIntervalMs: 50 });
   seller = await h.seller('AR', ['POS001']);
-  const placeholder = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
-  assert.equal(placeholder.status, 200, placeholder.text);
-  secret = placeholder.body.webhook_secret;
+  secret = await learnWebhookSecret(h, seller.client_id);
 });
 
 after(async () => {
@@ -47,8 +45,7 @@ async function startRelay(): Promise<{ relay: Relay; url: string }> {
     stream: { retryMs: 20 },
   });
   const url = await relay.listen(0);
-  const configured = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${url}/notifications/webhook` } });
-  assert.equal(configured.status, 200, configured.text);
+  await pointWebhooksAt(h, seller.client_id, `${url}/notifications/webhook`);
   let closed = false;
   cleanups.push(async () => {
     if (!closed) await relay.close();

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
@@ -26,9 +26,7 @@ const cleanups: Array<() => Promise<void>> = [];
 before(async () => {
   h = await startSandbox({ sweepIntervalMs: 50 });
   seller = await h.seller('AR', ['POS001']);
-  const placeholder = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
-  assert.equal(placeholder.status, 200, placeholder.text);
-  secret = placeholder.body.webhook_secret;
+  secret = await learnWebhookSecret(h, seller.client_id);
   relay = await buildRelay({
     platformUrl: h.url,
     webhookSecrets: [secret],
@@ -37,8 +35,7 @@ before(async () => {
     stream: { retryMs: 20 },
   });
   relayUrl = await relay.listen(0);
-  const configured = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${relayUrl}/notifications/webhook` } });
-  assert.equal(configured.status, 200, configured.text);
+  await pointWebhooksAt(h, seller.client_id, `${relayUrl}/notifications/webhook`);
 });
 
 after(async () => {

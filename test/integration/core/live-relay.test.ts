@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import type { OrderTracker } from '../../../electron/core/live/order-tracker.ts';
 import { MemoryTrackedOrderStore } from '../../fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
@@ -33,13 +33,11 @@ const running: RelaySubscriber[] = [];
 before(async () => {
   h = await startSandbox({ sweepIntervalMs: 50 });
   seller = await h.seller('AR', ['POS001']);
-  // The secret is only known once notifications are configured: learn it with a placeholder URL first.
-  const placeholder = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
-  assert.equal(placeholder.status, 200, placeholder.text);
+  const secret = await learnWebhookSecret(h, seller.client_id);
   dir = mkdtempSync(join(tmpdir(), 'live-relay-'));
   relay = await buildRelay({
     platformUrl: h.url,
-    webhookSecrets: [placeholder.body.webhook_secret],
+    webhookSecrets: [secret],
     kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
     dataFile: join(dir, 'relay.db'),
     // The signature's ts comes from the sandbox clock; the relay shares it (plus an offset within the 300 s tolerance).
@@ -49,8 +47,7 @@ before(async () => {
     stream: { retryMs: 20 },
   });
   relayUrl = await relay.listen(0);
-  const configured = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${relayUrl}/notifications/webhook` } });
-  assert.equal(configured.status, 200, configured.text);
+  await pointWebhooksAt(h, seller.client_id, `${relayUrl}/notifications/webhook`);
 });
 
 after(async () => {

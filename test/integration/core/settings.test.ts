@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startTempRelay } from '../../support/relay-harness.ts';
+import { learnWebhookSecret, pointWebhooksAt } from '../../support/sandbox-harness.ts';
 import { dispatch } from '../../../electron/core/api-dispatch.ts';
 import type { KioskSettings, Result } from '../../../shared/kiosk-api.ts';
 import { PIN, lastConnectivity, relayStatus, startLiveCore, startTrainingCore, until } from './kiosk-cores.ts';
@@ -77,6 +78,8 @@ describe('what is stored', () => {
         storeName: null,
         printerName: null,
         soundOnPayment: true,
+        updateFeedUrl: null,
+        maintenanceWindow: '03:00-05:00',
         hasPin: true,
       });
       // Through the boundary wrapper, as the shells call it: the contract's schema trims the names.
@@ -167,17 +170,16 @@ describe('the relay at runtime', () => {
   test('a kiosk with no launch relay follows the relay the manager saves, and keeps it after a restart', async () => {
     const k = await startLiveCore({ country: 'AR' });
     const key = randomBytes(24).toString('hex');
-    const hook = await k.h.request('PUT', `/sandbox/applications/${k.seller.client_id}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
-    assert.equal(hook.status, 200, hook.text);
+    const secret = await learnWebhookSecret(k.h, k.seller.client_id);
     const relay = await startTempRelay('kiosk-settings-relay-', {
       platformUrl: k.h.url,
-      webhookSecrets: [hook.body.webhook_secret],
+      webhookSecrets: [secret],
       kioskKeys: [{ key, userId: k.seller.user_id, posIds: null }],
       clock: { now: () => k.h.clock.now() },
     });
     try {
       assert.equal(relayStatus(k.events) ?? 'offline', 'offline');
-      assert.equal((await k.h.request('PUT', `/sandbox/applications/${k.seller.client_id}/notifications`, { body: { webhook_url: `${relay.url}/notifications/webhook` } })).status, 200);
+      await pointWebhooksAt(k.h, k.seller.client_id, `${relay.url}/notifications/webhook`);
       const saved = await k.core.api.updateSettings({ pin: PIN, patch: { relayUrl: relay.url, relayKey: key } });
       assert.ok(saved.ok);
       assert.equal(saved.value.relayKeySet, true);

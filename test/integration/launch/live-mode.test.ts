@@ -14,7 +14,7 @@ import { SECRET_NAMES } from '../../../electron/core/ports.ts';
 import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
 import { parseKioskConfig, type KioskLaunchConfig } from '../../../launch/kiosk-config.ts';
 import { liveVaultProfile, startKiosk, type StartedKiosk } from '../../../launch/start-kiosk.ts';
-import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { learnWebhookSecret, pointWebhooksAt, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
 import type { KioskEvent } from '../../../shared/kiosk-api.ts';
 import { keychainForTests, type TestKeychain } from './private-keyring.ts';
@@ -89,14 +89,14 @@ describe('live mode against a sandbox', { skip }, () => {
   before(async () => {
     h = await startSandbox({ sweepIntervalMs: 100 });
     seller = await h.seller('AR', ['CAJA-1']);
-    const hook = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
+    const secret = await learnWebhookSecret(h, seller.client_id);
     relay = await startTempRelay('kiosk-live-relay-', {
       platformUrl: h.url,
-      webhookSecrets: [hook.body.webhook_secret],
+      webhookSecrets: [secret],
       kioskKeys: [{ key: relayKey, userId: seller.user_id, posIds: null }],
       clock: { now: () => h.clock.now() },
     });
-    await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${relay.url}/notifications/webhook` } });
+    await pointWebhooksAt(h, seller.client_id, `${relay.url}/notifications/webhook`);
   });
   after(async () => {
     await kiosk?.close();

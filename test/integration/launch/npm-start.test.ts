@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRAINING_NO_KEYCHAIN } from '../../../launch/run-web.ts';
@@ -57,6 +57,14 @@ test('issue 15: a training start without a display says what runs, where, and wh
     // Nothing that reads like a failure: the start line above included, it says what runs and how to get Electron.
     const alarming = lines.filter((line) => /error|failed|cannot/i.test(line));
     assert.deepEqual(alarming, []);
+
+    // issue 14: Ctrl-C stops it cleanly, the embedded platform included: exit 0, and the sandbox's and the relay's
+    // SQLite files closed (a closed file leaves no write-ahead log beside it).
+    child.kill('SIGINT');
+    assert.equal(await exited, 0, stderr);
+    const training = readdirSync(join(dir, 'data', 'training'));
+    assert.ok(training.includes('training-sandbox.sqlite') && training.includes('training-relay.sqlite'), training.join(', '));
+    assert.deepEqual(training.filter((name) => name.endsWith('-wal')), [], 'no write-ahead log left open');
   } finally {
     child.kill('SIGTERM');
     await exited;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
-import { placeOrder, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { placeOrder, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 
 const KEY_ALL = 'kiosk-key-e2e-seller-all-pos-0001';
 const KEY_POS1 = 'kiosk-key-e2e-seller-pos001-00002';
@@ -24,13 +24,11 @@ const streams: SseConnection[] = [];
 before(async () => {
   h = await startSandbox({ sweepIntervalMs: 50 });
   seller = await h.seller('AR', ['POS001', 'POS002']);
-  // The secret is only known once notifications are configured: learn it with a placeholder URL first.
-  const placeholder = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: 'http://127.0.0.1:9/placeholder' } });
-  assert.equal(placeholder.status, 200, placeholder.text);
+  const secret = await learnWebhookSecret(h, seller.client_id);
   dir = mkdtempSync(join(tmpdir(), 'relay-e2e-'));
   relay = await buildRelay({
     platformUrl: h.url,
-    webhookSecrets: [placeholder.body.webhook_secret],
+    webhookSecrets: [secret],
     kioskKeys: [
       { key: KEY_ALL, userId: seller.user_id, posIds: null },
       { key: KEY_POS1, userId: seller.user_id, posIds: ['POS001'] },
@@ -41,9 +39,7 @@ before(async () => {
     clock: { now: () => h.sandbox.clock.now() },
   });
   url = await relay.listen(0);
-  const configured = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${url}/notifications/webhook` } });
-  assert.equal(configured.status, 200, configured.text);
-  assert.equal(configured.body.webhook_secret, placeholder.body.webhook_secret, 'the secret is stable across calls');
+  assert.equal(await pointWebhooksAt(h, seller.client_id, `${url}/notifications/webhook`), secret, 'the secret is stable across calls');
 });
 after(async () => {
   for (const s of streams) s.close();

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppConfig } from 'mercadopago/dist/utils/config/index.js';
-import { Chargeback, MercadoPagoConfig, MerchantOrder, MPBadRequestError, MPNotFoundError, Payment, Point } from 'mercadopago';
+import { Chargeback, MercadoPagoConfig, MerchantOrder, MPAuthenticationError, MPBadRequestError, MPNotFoundError, Payment, Point } from 'mercadopago';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { cardToken } from '../../support/wallet-card.ts';
 
@@ -70,12 +70,31 @@ describe('the official SDK drives the legacy endpoints', () => {
     await assert.rejects(new Payment(sdkConfig(seller.token)).create({ body }), (error: unknown) => {
       assert.ok(error instanceof MPBadRequestError, String(error));
       assert.equal(error.status, 400);
+      // platform-facts "Error bodies" (issue 16): the SDK reads the older APIs' shape into error, message and causes.
+      assert.equal(error.error, 'card_token_used');
+      assert.match(error.message, /token/i);
+      assert.deepEqual(error.causes, [{ code: 'card_token_used', description: error.message, data: 'token' }]);
       return true;
     });
   });
 
-  test('seed 4.7: Payment.get of an unknown id throws MPNotFoundError', async () => {
-    await assert.rejects(new Payment(sdkConfig(seller.token)).get({ id: 123 }), (error: unknown) => error instanceof MPNotFoundError);
+  test('seed 4.7: Payment.get of an unknown id throws MPNotFoundError naming payment_not_found', async () => {
+    await assert.rejects(new Payment(sdkConfig(seller.token)).get({ id: 123 }), (error: unknown) => {
+      assert.ok(error instanceof MPNotFoundError, String(error));
+      assert.equal(error.error, 'payment_not_found');
+      assert.equal(error.status, 404);
+      assert.equal((error.causes as Array<{ code: string }>)[0]?.code, 'payment_not_found');
+      return true;
+    });
+  });
+
+  test('issue 16: a refused token reaches the SDK as MPAuthenticationError with the code, not a bare status', async () => {
+    await assert.rejects(new Payment(sdkConfig('TEST-0-0-0-0')).get({ id: 1 }), (error: unknown) => {
+      assert.ok(error instanceof MPAuthenticationError, String(error));
+      assert.equal(error.error, 'unauthorized');
+      assert.notEqual(error.message, 'MercadoPago API error', 'the body message, not the SDK default');
+      return true;
+    });
   });
 
   test('seed 4.7: Chargeback.get and Point.searchPaymentIntent read what the control API made', async () => {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newKey, placeOrder, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
-import { errorAssertion } from '../../support/api-assertions.ts';
+import { assertPlatformError, errorAssertion } from '../../support/api-assertions.ts';
 import type { WalletPaymentInput } from '../../fakes/wallet.ts';
 import { cardToken } from '../../support/wallet-card.ts';
 
@@ -28,7 +28,7 @@ before(async () => {
 });
 after(() => h.close());
 
-/** platform-facts "Error bodies", as the legacy suites check it: a body holding only `errors`, whose first error has the code. */
+/** The control API's errors (the Orders API shape), as the legacy suites check it: a body holding only `errors`, whose first error has the code. The platform endpoints' errors are checked with assertPlatformError. */
 const assertError = errorAssertion({ json: false, body: 'only-errors', single: false, exactKeys: false, details: 'any' });
 
 function paymentBody(token: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -193,30 +193,30 @@ describe('seed 2.3 / 4.8: card tokens are single use and expire', () => {
   test('seed 2.3: a second payment with the same card token is 400 card_token_used naming token', async () => {
     const token = await cardToken(h, seller);
     assert.equal((await pay(seller, paymentBody(token))).status, 201);
-    assertError(await pay(seller, paymentBody(token)), 400, 'card_token_used', 'token');
+    assertPlatformError(await pay(seller, paymentBody(token)), 400, 'card_token_used', 'token');
   });
 
   test('seed 2.3: a rejected payment spends its card token too', async () => {
     const token = await cardToken(h, seller, { cardholderName: 'FUND' });
     const first = await pay(seller, paymentBody(token));
     assert.equal(first.body.status, 'rejected', first.text);
-    assertError(await pay(seller, paymentBody(token)), 400, 'card_token_used', 'token');
+    assertPlatformError(await pay(seller, paymentBody(token)), 400, 'card_token_used', 'token');
   });
 
   test('seed 2.3: a request refused for its body does not spend the card token', async () => {
     const token = await cardToken(h, seller);
-    assertError(await pay(seller, paymentBody(token, { transaction_amount: 10.123 })), 400, 'property_value', 'transaction_amount');
+    assertPlatformError(await pay(seller, paymentBody(token, { transaction_amount: 10.123 })), 400, 'property_value', 'transaction_amount');
     assert.equal((await pay(seller, paymentBody(token))).status, 201);
   });
 
   test('seed 2.3: an unknown card token is 400 card_token_not_found naming token', async () => {
-    assertError(await pay(seller, paymentBody('0'.repeat(32))), 400, 'card_token_not_found', 'token');
+    assertPlatformError(await pay(seller, paymentBody('0'.repeat(32))), 400, 'card_token_not_found', 'token');
   });
 
   test("seed 2.3: another seller's card token reads as unknown", async () => {
     const stranger = await h.seller('AR');
     const token = await cardToken(h, stranger);
-    assertError(await pay(seller, paymentBody(token)), 400, 'card_token_not_found', 'token');
+    assertPlatformError(await pay(seller, paymentBody(token)), 400, 'card_token_not_found', 'token');
   });
 
   test('decision: a card token expires 7 days after tokenization on the sandbox clock', async () => {
@@ -225,7 +225,7 @@ describe('seed 2.3 / 4.8: card tokens are single use and expire', () => {
     await h.request('POST', '/sandbox/clock', { body: { advance_seconds: 7 * DAY - 1 } });
     assert.equal((await pay(seller, paymentBody(fresh))).status, 201, 'one second before the edge the token still pays');
     await h.request('POST', '/sandbox/clock', { body: { advance_seconds: 1 } });
-    assertError(await pay(seller, paymentBody(stale)), 400, 'card_token_expired', 'token');
+    assertPlatformError(await pay(seller, paymentBody(stale)), 400, 'card_token_expired', 'token');
   });
 });
 
@@ -238,13 +238,13 @@ describe('seed 4.8: request rules', () => {
   });
 
   test('seed 4.8: 401 unauthorized without a valid bearer token', async () => {
-    assertError(await h.request('POST', '/v1/payments', { key: newKey(), body: paymentBody('x') }), 401, 'unauthorized');
-    assertError(await h.request('POST', '/v1/payments', { token: 'TEST-0-0-0-0', key: newKey(), body: paymentBody('x') }), 401, 'unauthorized');
+    assertPlatformError(await h.request('POST', '/v1/payments', { key: newKey(), body: paymentBody('x') }), 401, 'unauthorized');
+    assertPlatformError(await h.request('POST', '/v1/payments', { token: 'TEST-0-0-0-0', key: newKey(), body: paymentBody('x') }), 401, 'unauthorized');
   });
 
   test('seed 4.8 / 4.3: 400 empty_required_header without X-Idempotency-Key', async () => {
     const token = await cardToken(h, seller);
-    assertError(await h.request('POST', '/v1/payments', { token: seller.token, body: paymentBody(token) }), 400, 'empty_required_header', 'X-Idempotency-Key');
+    assertPlatformError(await h.request('POST', '/v1/payments', { token: seller.token, body: paymentBody(token) }), 400, 'empty_required_header', 'X-Idempotency-Key');
   });
 
   test('seed 4.8 / 4.3: the same key and body replay the first payment; nothing new is created', async () => {
@@ -264,7 +264,7 @@ describe('seed 4.8: request rules', () => {
     const token = await cardToken(h, seller);
     const key = newKey();
     assert.equal((await pay(seller, paymentBody(token), key)).status, 201);
-    assertError(await pay(seller, paymentBody(token, { transaction_amount: 99 }), key), 409, 'idempotency_key_already_used');
+    assertPlatformError(await pay(seller, paymentBody(token, { transaction_amount: 99 }), key), 409, 'idempotency_key_already_used');
   });
 
   test('style guide 9: a payment whose response was lost is recovered by retrying with the same key', async () => {
@@ -294,39 +294,39 @@ describe('seed 4.8: request rules', () => {
 
   test('seed 4.8: transaction_amount with more than two decimals is 400 property_value', async () => {
     const token = await cardToken(h, seller);
-    assertError(await pay(seller, paymentBody(token, { transaction_amount: 0.1 + 0.2 })), 400, 'property_value', 'transaction_amount');
+    assertPlatformError(await pay(seller, paymentBody(token, { transaction_amount: 0.1 + 0.2 })), 400, 'property_value', 'transaction_amount');
   });
 
   test('seed 4.8: transaction_amount of zero or below is refused', async () => {
     const token = await cardToken(h, seller);
-    assertError(await pay(seller, paymentBody(token, { transaction_amount: 0 })), 400, 'property_value', 'transaction_amount');
-    assertError(await pay(seller, paymentBody(token, { transaction_amount: -5 })), 400, 'property_value', 'transaction_amount');
+    assertPlatformError(await pay(seller, paymentBody(token, { transaction_amount: 0 })), 400, 'property_value', 'transaction_amount');
+    assertPlatformError(await pay(seller, paymentBody(token, { transaction_amount: -5 })), 400, 'property_value', 'transaction_amount');
   });
 
   test('seed 4.8: transaction_amount as a string is 400 property_type', async () => {
     const token = await cardToken(h, seller);
-    assertError(await pay(seller, paymentBody(token, { transaction_amount: '100' })), 400, 'property_type', 'transaction_amount');
+    assertPlatformError(await pay(seller, paymentBody(token, { transaction_amount: '100' })), 400, 'property_type', 'transaction_amount');
   });
 
   test('seed 4.8: a missing token is 400 property_value naming token', async () => {
     const { token: _t, ...body } = paymentBody('x');
-    assertError(await pay(seller, body), 400, 'property_value', 'token');
+    assertPlatformError(await pay(seller, body), 400, 'property_value', 'token');
   });
 
   test('seed 4.8: installments must be a whole number (property_type) of at least 1 (property_value)', async () => {
     const token = await cardToken(h, seller);
-    assertError(await pay(seller, paymentBody(token, { installments: 0 })), 400, 'property_value', 'installments');
-    assertError(await pay(seller, paymentBody(token, { installments: 1.5 })), 400, 'property_type', 'installments');
+    assertPlatformError(await pay(seller, paymentBody(token, { installments: 0 })), 400, 'property_value', 'installments');
+    assertPlatformError(await pay(seller, paymentBody(token, { installments: 1.5 })), 400, 'property_type', 'installments');
   });
 
   test('seed 4.8: a body that is not JSON is 400 property_type', async () => {
     const reply = await h.request('POST', '/v1/payments', { token: seller.token, key: newKey(), raw: '{"token":' });
-    assertError(reply, 400, 'property_type', 'body');
+    assertPlatformError(reply, 400, 'property_type', 'body');
   });
 
   test('platform-facts: CLP has no minor unit: 1500 pays 1500, 1500.5 is 400 property_value', async () => {
     const token = await cardToken(h, cl);
-    assertError(await pay(cl, paymentBody(token, { transaction_amount: 1500.5 })), 400, 'property_value', 'transaction_amount');
+    assertPlatformError(await pay(cl, paymentBody(token, { transaction_amount: 1500.5 })), 400, 'property_value', 'transaction_amount');
     const reply = await pay(cl, paymentBody(token, { transaction_amount: 1500 }));
     assert.equal(reply.status, 201, reply.text);
     assert.equal(reply.body.transaction_amount, 1500);
@@ -336,13 +336,13 @@ describe('seed 4.8: request rules', () => {
   for (const url of ['http://localhost/ipn', 'http://localhost:8080/ipn', 'http://127.0.0.1/ipn', 'https://127.0.0.1:3000/ipn']) {
     test(`seed 6.1: notification_url ${url} is 400 property_value naming notification_url`, async () => {
       const token = await cardToken(h, seller);
-      assertError(await pay(seller, paymentBody(token, { notification_url: url })), 400, 'property_value', 'notification_url');
+      assertPlatformError(await pay(seller, paymentBody(token, { notification_url: url })), 400, 'property_value', 'notification_url');
     });
   }
 
   test('seed 6.1: a notification_url that is not an http(s) URL is 400 property_value', async () => {
     const token = await cardToken(h, seller);
-    assertError(await pay(seller, paymentBody(token, { notification_url: 'ftp://example.com/x' })), 400, 'property_value', 'notification_url');
+    assertPlatformError(await pay(seller, paymentBody(token, { notification_url: 'ftp://example.com/x' })), 400, 'property_value', 'notification_url');
   });
 });
 
@@ -375,26 +375,26 @@ describe('seed 4.7: lookups see only the token seller\'s resources', () => {
   });
 
   test("seed 4.7: another seller's payment is 404 payment_not_found", async () => {
-    assertError(await h.request('GET', `/v1/payments/${paymentId}`, { token: b.token }), 404, 'payment_not_found');
+    assertPlatformError(await h.request('GET', `/v1/payments/${paymentId}`, { token: b.token }), 404, 'payment_not_found');
   });
   test("seed 4.7: another seller's merchant order is 404 merchant_order_not_found", async () => {
-    assertError(await h.request('GET', `/merchant_orders/${moId}`, { token: b.token }), 404, 'merchant_order_not_found');
+    assertPlatformError(await h.request('GET', `/merchant_orders/${moId}`, { token: b.token }), 404, 'merchant_order_not_found');
   });
   test("seed 4.7: another seller's chargeback is 404 chargeback_not_found", async () => {
-    assertError(await h.request('GET', `/v1/chargebacks/${chargebackId}`, { token: b.token }), 404, 'chargeback_not_found');
+    assertPlatformError(await h.request('GET', `/v1/chargebacks/${chargebackId}`, { token: b.token }), 404, 'chargeback_not_found');
   });
   test("seed 4.7: another seller's payment intent is 404 payment_intent_not_found", async () => {
-    assertError(await h.request('GET', `/point/integration-api/payment-intents/${intentId}`, { token: b.token }), 404, 'payment_intent_not_found');
+    assertPlatformError(await h.request('GET', `/point/integration-api/payment-intents/${intentId}`, { token: b.token }), 404, 'payment_intent_not_found');
   });
 
   test('seed 4.7: a payment id that is not a number is 404 payment_not_found', async () => {
-    assertError(await h.request('GET', '/v1/payments/abc', { token: a.token }), 404, 'payment_not_found');
-    assertError(await h.request('GET', '/merchant_orders/12x', { token: a.token }), 404, 'merchant_order_not_found');
+    assertPlatformError(await h.request('GET', '/v1/payments/abc', { token: a.token }), 404, 'payment_not_found');
+    assertPlatformError(await h.request('GET', '/merchant_orders/12x', { token: a.token }), 404, 'merchant_order_not_found');
   });
 
   test('seed 4.7: lookups need a bearer token (401 unauthorized)', async () => {
     for (const path of [`/v1/payments/${paymentId}`, `/merchant_orders/${moId}`, `/v1/chargebacks/${chargebackId}`, `/point/integration-api/payment-intents/${intentId}`]) {
-      assertError(await h.request('GET', path), 401, 'unauthorized');
+      assertPlatformError(await h.request('GET', path), 401, 'unauthorized');
     }
   });
 });

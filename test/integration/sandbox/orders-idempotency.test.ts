@@ -84,6 +84,37 @@ describe('seed 4.3 / 8: replay', () => {
     assert.equal((await h.request('GET', `/v1/orders/${first.body.id}`, { token: seller.token })).body.status, 'processed');
   });
 
+  test('seed 4.3: a create replayed after a discounted payment and a partial refund is the first answer byte for byte (issue 14: rebuilt from the order)', async () => {
+    const seller = await h.seller('AR');
+    const key = newKey();
+    const body = orderBody(
+      {
+        items: [{ title: 'Coffee', unit_price: '50.00', quantity: 2, unit_measure: 'unit', external_code: 'SKU-1' }],
+        discounts: { payment_methods: [{ type: 'account_money', new_total_amount: '90.00' }] },
+        integration_data: { platform_id: 'dev_platform', integrator_id: 'dev_integrator' },
+        expiration_time: 'PT30M',
+      },
+      '100.00',
+    );
+    const first = await create(seller, key, body);
+    assert.equal(first.status, 201, first.text);
+    const id = first.body.id as string;
+    const paid = await h.request('POST', `/sandbox/orders/${id}/pay`, { body: { outcome: 'approved', payment_method_type: 'account_money' } });
+    assert.equal(paid.status, 200, paid.text);
+    const refund = await h.request('POST', `/v1/orders/${id}/refund`, {
+      token: seller.token,
+      key: newKey(),
+      body: { transactions: [{ id: first.body.transactions.payments[0].id, amount: '10.00' }] },
+    });
+    assert.equal(refund.status, 201, refund.text);
+    const now = await h.request('GET', `/v1/orders/${id}`, { token: seller.token });
+    assert.equal(now.body.status_detail, 'partially_refunded');
+    const again = await create(seller, key, body);
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers.get('x-idempotent-replayed'), 'true');
+    assert.equal(again.text, first.text);
+  });
+
   test('seed 4.3: whitespace and key order do not make another request', async () => {
     const seller = await h.seller('AR');
     const key = newKey();

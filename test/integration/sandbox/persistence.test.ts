@@ -27,6 +27,8 @@ describe('state survives a restart on the same data file (issue 2: --data FILE)'
   let orderBefore: unknown;
   let refundKey: string;
   let refundBefore: unknown;
+  let createKey: string;
+  let createdText: string;
   let merchantKeyBefore: unknown;
   let requestIdBefore: string;
 
@@ -37,9 +39,11 @@ describe('state survives a restart on the same data file (issue 2: --data FILE)'
     seller = await h.seller();
     const settings = await h.request('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { body: { webhook_url: `${receiver.url}/hook` } });
     assert.equal(settings.status, 200);
-    const created = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody() });
+    createKey = newKey();
+    const created = await h.request('POST', '/v1/orders', { token: seller.token, key: createKey, body: orderBody() });
     assert.equal(created.status, 201, created.text);
     orderId = created.body.id;
+    createdText = created.text;
     assert.equal((await h.request('POST', `/sandbox/orders/${orderId}/pay`, { body: { outcome: 'approved' } })).status, 200);
     refundKey = newKey();
     const refund = await h.request('POST', `/v1/orders/${orderId}/refund`, {
@@ -89,6 +93,13 @@ describe('state survives a restart on the same data file (issue 2: --data FILE)'
     assert.equal(replay.status, 201, replay.text);
     assert.equal(replay.headers.get('x-idempotent-replayed'), 'true');
     assert.deepEqual(replay.body, refundBefore);
+  });
+
+  it('a create key used before the restart replays the first answer byte for byte, though the order was paid since (issue 14: rebuilt from the stored order)', async () => {
+    const replay = await h!.request('POST', '/v1/orders', { token: seller.token, key: createKey, body: orderBody() });
+    assert.equal(replay.status, 201, replay.text);
+    assert.equal(replay.headers.get('x-idempotent-replayed'), 'true');
+    assert.equal(replay.text, createdText);
   });
 
   it('the clock offset survived', async () => {

@@ -83,6 +83,8 @@ async function send(url: string, req: Req): Promise<Res> {
 // The documented answers
 
 const PAGE_PATHS = /^\/(pay|authorization)(\/|$)/;
+/** The legacy payments API and its lookups (sandbox/routes/legacy.ts), whose errors use the older APIs' body. */
+const LEGACY_PATHS = /^\/(v1\/payments|merchant_orders|v1\/chargebacks|point\/integration-api\/payment-intents)(\/|$)/;
 
 function inTable(table: Record<string, { status: number }>, code: string): { status: number } | undefined {
   return Object.hasOwn(table, code) ? table[code] : undefined;
@@ -149,6 +151,18 @@ function undocumented(req: Req, res: Res): string | null {
       const specs = [inTable(ORDER_ERRORS, e.code), inTable(TOKENIZE_ERRORS, e.code)].filter((s) => s !== undefined);
       if (specs.length === 0) return `undocumented code ${e.code} (HTTP ${res.status})`;
       if (!specs.some((s) => s.status === res.status)) return `code ${e.code} with HTTP ${res.status}, catalog says ${specs.map((s) => s.status).join('/')}`;
+    }
+    return null;
+  }
+  if (typeof record.error === 'string' && LEGACY_PATHS.test(path)) {
+    // platform-facts "Error bodies": the legacy payments API and its lookups answer in the older shape
+    // {"message","error","status","cause":[{"code","description","data"?}]}, with a code of the Orders API's table.
+    const spec = inTable(ORDER_ERRORS, record.error);
+    if (!spec) return `undocumented legacy error ${record.error} (HTTP ${res.status}): ${res.text.slice(0, 200)}`;
+    if (spec.status !== res.status) return `legacy error ${record.error} with HTTP ${res.status}, catalog says ${spec.status}`;
+    const cause = Array.isArray(record.cause) ? (record.cause[0] as Record<string, unknown> | undefined) : undefined;
+    if (record.status !== res.status || typeof record.message !== 'string' || cause?.code !== record.error || typeof cause.description !== 'string') {
+      return `legacy error body out of shape: ${res.text.slice(0, 200)}`;
     }
     return null;
   }

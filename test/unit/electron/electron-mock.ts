@@ -163,6 +163,12 @@ export class MockSession {
   setDisplayMediaRequestHandler(handler: Listener): void {
     this.displayMedia = handler;
   }
+  /** issue 18: the session's events (will-download), by name. */
+  readonly listeners = new Map<string, Listener>();
+  on(event: string, listener: Listener): this {
+    this.listeners.set(event, listener);
+    return this;
+  }
 }
 
 export interface MockDisplay {
@@ -183,6 +189,9 @@ export function createElectronMock(options: { packaged?: boolean; lock?: boolean
     relaunched: 0,
     quits: 0,
     paths: {} as Record<string, string>,
+    version: '1.0.0',
+    getVersion: () => app.version,
+    releaseSingleInstanceLock: () => calls.push('app.releaseSingleInstanceLock'),
     requestSingleInstanceLock: () => {
       calls.push('app.requestSingleInstanceLock');
       return options.lock ?? true;

@@ -3,57 +3,12 @@
 // config parser and, for the run that starts, the kiosk core are real.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseKioskConfig } from '../../../launch/kiosk-config.ts';
-import { startKiosk } from '../../../launch/start-kiosk.ts';
-import { runKioskApp, type ElectronModule, type RunningKioskApp } from '../../../electron/main/kiosk-app.ts';
-import { createElectronMock, MockBrowserWindow, type ElectronMock } from './electron-mock.ts';
+import { MockBrowserWindow } from './electron-mock.ts';
+import { launchKioskApp, type LaunchOptions } from './launch-kiosk-app.ts';
 
-interface Launched {
-  electron: ElectronMock;
-  app: RunningKioskApp | null;
-  dataDir: string;
-  echoed: string[];
-  starts: number;
-  close(): Promise<void>;
-}
-
-async function launch(options: { packaged: boolean; switches: string[]; env?: NodeJS.ProcessEnv; args?: string[] }): Promise<Launched> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-switches-'));
-  const electron = createElectronMock({ packaged: options.packaged });
-  const echoed: string[] = [];
-  let starts = 0;
-  // A packaged kiosk's argv has no entry script; a development run's has one (electron <script>).
-  const head = options.packaged ? ['/opt/QR Counter Kiosk/qr-counter-kiosk'] : ['/usr/lib/electron/electron', '/app/out/main/main.mjs'];
-  const running = runKioskApp(electron as unknown as ElectronModule, {
-    argv: [...head, ...options.switches, ...(options.args ?? ['--data-dir', dataDir])],
-    env: options.env ?? {},
-    paths: { rendererDir: join(dataDir, 'no-renderer'), preload: '/app/out/preload/preload.cjs' },
-    parseConfig: parseKioskConfig,
-    startKiosk: (config, extras) => {
-      starts += 1;
-      return startKiosk(config, extras);
-    },
-    echo: (line) => void echoed.push(line),
-  });
-  electron.ready();
-  const app = await running;
-  return {
-    electron,
-    app,
-    dataDir,
-    echoed,
-    get starts() {
-      return starts;
-    },
-    async close() {
-      await app?.quit();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const launch = (options: LaunchOptions & { packaged: boolean; switches: string[] }) => launchKioskApp(options);
 
 const logOf = (dataDir: string): string => {
   const path = join(dataDir, 'logs', 'kiosk.log');

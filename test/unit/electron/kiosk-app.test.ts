@@ -3,68 +3,15 @@
 // launch/start-kiosk.ts in training mode, with the embedded sandbox and relay on 127.0.0.1 and SQLite in a temp dir.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseKioskConfig, type KioskLaunchConfig } from '../../../launch/kiosk-config.ts';
-import { startKiosk, type StartedKiosk } from '../../../launch/start-kiosk.ts';
 import { KIOSK_METHODS } from '../../../shared/kiosk-api.ts';
-import { runKioskApp, type ElectronModule, type KioskAppDeps, type RunningKioskApp } from '../../../electron/main/kiosk-app.ts';
 import { methodChannel } from '../../../electron/preload/channels.ts';
-import { createElectronMock, MockBrowserWindow, MockEvent, MockFrame, MockWebContents, type ElectronMock } from './electron-mock.ts';
+import { MockBrowserWindow, MockEvent, MockFrame, MockWebContents } from './electron-mock.ts';
+import { launchKioskApp, type LaunchOptions } from './launch-kiosk-app.ts';
 
-interface Launched {
-  electron: ElectronMock;
-  app: RunningKioskApp | null;
-  dataDir: string;
-  echoed: string[];
-  starts: number;
-  /** The kiosk launch/start-kiosk.ts started, when it did. */
-  started: StartedKiosk | null;
-  close(): Promise<void>;
-}
-
-async function launch(
-  options: { args?: string[]; lock?: boolean; displays?: ElectronMock['screen']['displays']; prepare?: (dataDir: string) => void } = {},
-): Promise<Launched> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-app-'));
-  options.prepare?.(dataDir);
-  const electron = createElectronMock({ ...(options.lock !== undefined ? { lock: options.lock } : {}), ...(options.displays ? { displays: options.displays } : {}) });
-  const echoed: string[] = [];
-  let starts = 0;
-  let started: StartedKiosk | null = null;
-  const deps: KioskAppDeps<KioskLaunchConfig> = {
-    argv: ['/usr/lib/electron/electron', '--inspect=0', '--remote-debugging-port=0', '/app/out/main/main.mjs', ...(options.args ?? ['--data-dir', dataDir])],
-    env: {},
-    paths: { rendererDir: join(dataDir, 'no-renderer'), preload: '/app/out/preload/preload.cjs' },
-    parseConfig: parseKioskConfig,
-    startKiosk: async (config, extras) => {
-      starts += 1;
-      started = await startKiosk(config, extras);
-      return started;
-    },
-    echo: (line) => void echoed.push(line),
-  };
-  const running = runKioskApp(electron as unknown as ElectronModule, deps);
-  electron.ready();
-  const app = await running;
-  return {
-    electron,
-    app,
-    dataDir,
-    echoed,
-    get starts() {
-      return starts;
-    },
-    get started() {
-      return started;
-    },
-    async close() {
-      await app?.quit();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+// A development run with the debugging switches a developer's launcher adds: the shell keeps them (issue 12).
+const launch = (options: Omit<LaunchOptions, 'switches' | 'packaged'> = {}) => launchKioskApp({ ...options, switches: ['--inspect=0', '--remote-debugging-port=0'] });
 
 const cashierOf = () => MockBrowserWindow.created.find((w) => w.options.kiosk === true || w.options.frame === true) as MockBrowserWindow;
 

@@ -353,5 +353,23 @@ describe('relay configuration', () => {
         assert.ok(!message.includes('short'), 'the token is not quoted');
       }
     });
+
+    it('reads the admin key (issue 18) from a flag, the environment or the file, and refuses a short one or a kiosk key', () => {
+      const admin = 'admin-key-0123456789abcdef';
+      assert.equal(config(loadRelayConfig([...minimal, '--admin-key', admin], {})).adminKey, admin);
+      assert.equal(config(loadRelayConfig(minimal, { RELAY_ADMIN_KEY: admin })).adminKey, admin);
+      assert.equal(config(loadRelayConfig([...minimal, '--config', '/a.json'], {}, files({ '/a.json': { adminKey: admin } }))).adminKey, admin);
+      assert.equal(config(loadRelayConfig([...minimal, '--admin-key', admin], { RELAY_ADMIN_KEY: 'env-admin-key-0123456789' })).adminKey, admin, 'the flag wins');
+      assert.equal(config(loadRelayConfig(minimal, {})).adminKey, undefined);
+      const cases: Array<[string[], RegExp, string]> = [
+        [['--admin-key', 'short-admin'], /^--admin-key must be at least 16 characters without spaces$/, 'short-admin'],
+        [['--kiosk-key', `${admin}=4001`, '--admin-key', admin], /^--admin-key must differ from every kiosk key$/, admin],
+      ];
+      for (const [argv, expected, secret] of cases) {
+        const message = error(loadRelayConfig([...minimal, ...argv], {}));
+        assert.match(message, expected, argv.join(' '));
+        assert.ok(!message.includes(secret), 'the key is not quoted');
+      }
+    });
   });
 });

@@ -57,9 +57,22 @@ test('a quantity in the language\'s own unit word is counted ("2 unidad" is gone
   assert.equal(words('en').quantity(2, 'unit'), '2 units');
   assert.equal(words('en').quantity(1, 'unit'), '1 unit');
   assert.equal(words('es-AR').quantity(2, 'kg'), '2 kg');
-  // Another language's word is the manager's own text: shown as typed (the receipt test's 'unit' in Spanish).
-  assert.equal(words('es-AR').quantity(2, 'unit'), '2 unit');
+  // issue 15 review: "unit" is the platform's default unit_measure, so it is counted in every language, never shown as
+  // English inside es and pt screens; another unit is the manager's own text, shown as typed.
+  assert.equal(words('es-AR').quantity(2, 'unit'), '2 unidades');
+  assert.equal(words('pt-BR').quantity(1, 'unit'), '1 unidade');
+  assert.equal(words('es-AR').quantity(2, 'botella'), '2 botella');
   assert.equal(words('es-AR').t('sale.lines.each', { quantity: words('es-AR').quantity(2, 'unidad'), price: '$ 10,00' }), '2 unidades × $ 10,00');
+});
+
+test('issue 15 review: the default unit beside a price is short and in the screen\'s language; any other unit as typed', () => {
+  assert.equal(words('es-AR').unit('unit'), 'u.');
+  assert.equal(words('es-CL').unit('Unidad'), 'u.');
+  assert.equal(words('pt-BR').unit('unit'), 'un.');
+  assert.equal(words('pt-BR').unit('unidade'), 'un.');
+  assert.equal(words('en').unit('unit'), 'ea');
+  assert.equal(words('es-AR').unit('porción'), 'porción');
+  assert.equal(words('pt-BR').unit('kg'), 'kg');
 });
 
 test('lookup: the words for a key built at run time, or null when the tables have none (no t(key) === key)', () => {

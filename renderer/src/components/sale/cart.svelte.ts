@@ -48,6 +48,16 @@ export class Cart {
     this.#lines = [];
   }
 
+  /**
+   * Puts back lines taken by `clear` (issue 15 "clearing the cart has an undo"): only into an empty cart, so an undo
+   * never overwrites what was added since. Those lines were checked when they were added; they are put back as they were.
+   */
+  restore(lines: readonly CartLine[]): boolean {
+    if (!this.isEmpty) return false;
+    this.#lines = [...lines];
+    return true;
+  }
+
   /** The exact total as a decimal string ("0.00" / "0" when empty); null only if the lines cannot be summed. */
   total(currency: string): string | null {
     return linesTotal(this.#lines, currency);

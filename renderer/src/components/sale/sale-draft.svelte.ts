@@ -16,6 +16,11 @@ export class SaleDraft {
   orderId = $state<string | null>(null);
   /** The last charge that could not be made, with its exact input for "try again". */
   problem = $state.raw<ChargeProblem | null>(null);
+  /**
+   * The entry tab the cashier chose (issue 15 "keypad and products as tabs"), kept across screens; null until a tab is
+   * tapped: the Sale screen then opens on the products when there are some, else on the keypad.
+   */
+  tab = $state<'keypad' | 'products' | null>(null);
 
   /** Back to an empty sale (after a paid, canceled or abandoned charge). */
   reset(): void {

@@ -13,6 +13,7 @@ import { dispatch } from '../../../../electron/core/api-dispatch.ts';
 import { toKioskOrder } from '../../../../electron/core/kiosk-order.ts';
 import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { OrdersRepo } from '../../../../electron/core/store/orders-repo.ts';
+import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';
 import type { KioskApi, KioskOrder, Result } from '../../../../shared/kiosk-api.ts';
 import type { Currency } from '../../../../shared/money.ts';
 import { sampleOrder } from '../../../fixtures/sample-order.ts';
@@ -20,14 +21,15 @@ import { sampleOrder } from '../../../fixtures/sample-order.ts';
 let dir: string;
 let db: Database.Database;
 let api: KioskApi;
+let ordersRepo: OrdersRepo;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'kiosk-history-api-'));
   db = openKioskDatabase(join(dir, 'kiosk.sqlite'));
-  const ordersRepo = new OrdersRepo(db);
+  ordersRepo = new OrdersRepo(db);
   const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const guards = createGuards({ pin: { isSet: () => false, verify: async () => ({ ok: true }) }, currency: () => 'ARS' as Currency, training: true, connected: () => true, logger });
-  api = historyApi({ guards, ordersRepo, orderView: (order) => toKioskOrder(order, []) }) as KioskApi;
+  api = historyApi({ guards, ordersRepo, orderView: (order) => toKioskOrder(order, []), day: { reports: new ReportsRepo(db) } }) as KioskApi;
   // 5 sales on 2026-01-12, one on each day around it.
   const dates = ['2026-01-11T23:59:59.999Z', ...[9, 10, 11, 12, 13].map((h) => `2026-01-12T${String(h).padStart(2, '0')}:00:00.000Z`), '2026-01-13T00:00:00.000Z'];
   dates.forEach((created_date, n) => ordersRepo.save(sampleOrder({ external_reference: `sale-${n}`, created_date }, n + 1)));
@@ -76,4 +78,24 @@ test('issue 14: a cursor the core could not have written is invalid input, never
     page.value.orders.map((o) => o.externalReference),
     ['sale-1', 'sale-0'],
   );
+});
+
+test('issue 17: a page filtered by cashier holds only their sales, each row naming them; the cursor pages it the same', async () => {
+  const ana = { id: 'p-ana', name: 'Ana' };
+  for (const n of [2, 4, 6]) ordersRepo.attribute(sampleOrder({}, n).id, ana, null);
+  ordersRepo.attribute(sampleOrder({}, 3).id, { id: 'p-bruno', name: 'Bruno' }, null);
+  const first = await dispatch(api, 'listOrdersPage', { cashierId: 'p-ana', limit: 2 });
+  assert.ok(first.ok, JSON.stringify(first));
+  const page = first.value as Page;
+  assert.deepEqual(page.orders.map((o) => [o.externalReference, o.cashier]), [
+    ['sale-5', ana],
+    ['sale-3', ana],
+  ]);
+  const rest = await dispatch(api, 'listOrdersPage', { cashierId: 'p-ana', limit: 2, before: page.next });
+  assert.ok(rest.ok);
+  assert.deepEqual((rest.value as Page).orders.map((o) => o.externalReference), ['sale-1']);
+  assert.equal((rest.value as Page).next, null);
+  const all = await dispatch(api, 'listOrdersPage', {});
+  assert.ok(all.ok);
+  assert.equal((all.value as Page).orders.find((o) => o.externalReference === 'sale-0')?.cashier, undefined, 'a sale with nobody signed in names nobody');
 });

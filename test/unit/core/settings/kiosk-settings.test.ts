@@ -20,6 +20,8 @@ describe('effective settings', () => {
       storeName: null,
       printerName: null,
       soundOnPayment: true,
+      updateFeedUrl: null,
+      maintenanceWindow: '03:00-05:00',
     });
     assert.equal(effectiveSettings({}, live).language, 'es-AR');
     assert.equal(effectiveSettings({ countryCode: 'BR' }, live).language, 'pt-BR');

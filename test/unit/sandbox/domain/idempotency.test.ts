@@ -93,3 +93,22 @@ test('a record stored before the JSON text (a value in body) still replays after
   state.idempotency.put('u1:k', { id: 'u1:k', fingerprint: 'fp', status: 201, body: { id: 'ORD1' }, created_at: clock.now() });
   assert.deepEqual(store.lookup('u1', 'k', 'fp'), { kind: 'replay', status: 201, body: { id: 'ORD1' } });
 });
+
+test('issue 14: a create is remembered by its order id and replayed through rebuildCreated, its text sent once', () => {
+  const clock = new ManualClock();
+  const state = new SandboxState(null);
+  const rebuilt: string[] = [];
+  const store = new IdempotencyStore(state, clock, (orderId) => {
+    rebuilt.push(orderId);
+    return { id: orderId, status: 'created' };
+  });
+  const json = store.remember('u1', 'k', 'fp', 201, { id: 'ORD1', status: 'created' }, 'ORD1');
+  assert.equal(json, '{"id":"ORD1","status":"created"}');
+  const record = state.idempotency.get('u1:k');
+  assert.equal(record?.order_id, 'ORD1');
+  assert.equal(record?.json, undefined, 'the answer text is not kept');
+  assert.deepEqual(rebuilt, [], 'nothing is rebuilt until a replay');
+  assert.deepEqual(store.lookup('u1', 'k', 'fp'), { kind: 'replay', status: 201, body: { id: 'ORD1', status: 'created' } });
+  assert.deepEqual(rebuilt, ['ORD1']);
+  assert.deepEqual(store.lookup('u1', 'k', 'other'), { kind: 'conflict' });
+});

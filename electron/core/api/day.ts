@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { ok } from './guards.ts';
+import type { CoreServices } from './services.ts';
+import { buildZReport, type ReportOrder } from '../reports/z-report.ts';
+import { localIso, ordersCsv } from '../reports/orders-csv.ts';
+import type { KioskApi, Result } from '../../../shared/kiosk-api.ts';
+import type { CurrentCashier, DayOutputs, PersonRef, ZReport } from '../../../shared/day-api.ts';
+import { kioskError } from '../../../shared/kiosk-errors.ts';
+
+type DayApi = Pick<KioskApi, keyof DayOutputs>;
+
+/** The longest range a report or an export covers: a month, so one call never reads a year of orders. */
+const MAX_RANGE_MS = 31 * 24 * 3600_000;
+
+/**
+ * issue 17 "Close the day" (shared/day-api.ts): people and their PINs, signing in to sell, shifts, the Z report and the
+ * CSV export. Every change is audited with the manager who approved it (the guard names them from their own PIN).
+ */
+export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'clock'>): DayApi {
+  const { guarded } = deps.guards;
+  const { day, audit, clock } = deps;
+  const { people } = day;
+  const now = () => new Date(clock.now()).toISOString();
+  const by = (manager: PersonRef | null) => (manager ? `manager:${manager.id}` : 'manager');
+
+  const cashierView = (): CurrentCashier => {
+    const signed = people.current();
+    return {
+      person: signed ? { id: signed.person.id, name: signed.person.name, role: signed.person.role } : null,
+      since: signed?.since ?? null,
+      signInRequired: day.settings().signIn === 'required',
+    };
+  };
+
+  /** The report's orders and frame for a day range or a shift; invalid_range or shift_not_found when it has none. */
+  const reportOf = (scope: { since: string; until: string } | { shiftId: string }, number: number | null, closedBy: PersonRef | null): Result<ZReport> => {
+    let orders: ReportOrder[];
+    let frame: { kind: 'day' | 'shift'; since: string; until: string | null; shiftId: string | null };
+    if ('shiftId' in scope) {
+      const shift = day.shifts.get(scope.shiftId);
+      if (shift === null) return { ok: false, error: kioskError('shift_not_found') };
+      orders = day.reports.ordersOfShift(shift.id);
+      frame = { kind: 'shift', since: shift.openedAt, until: shift.closedAt, shiftId: shift.id };
+    } else {
+      const range = rangeOf(scope.since, scope.until);
+      if (range === null) return { ok: false, error: kioskError('invalid_range') };
+      orders = day.reports.ordersInRange(range.since, range.until);
+      frame = { kind: 'day', ...range, shiftId: null };
+    }
+    return ok(buildZReport({ ...frame, generatedAt: now(), number, closedBy, orders, pendingRefunds: day.reports.pendingRefunds(orders) }));
+  };
+
+  return {
+    listPeople: guarded('listPeople', {}, async () => ok(people.list())),
+    addPerson: guarded('addPerson', { pin: true }, async (input, { manager }) => {
+      const added = await people.add(input.person);
+      if (added.ok) audit.append({ actor: by(manager), action: 'person.added', subject: added.value.id, detail: { name: added.value.name, role: added.value.role } });
+      return added;
+    }),
+    updatePerson: guarded('updatePerson', { pin: true }, async (input, { manager }) => {
+      const updated = await people.update(input.id, input.person);
+      if (updated.ok) audit.append({ actor: by(manager), action: 'person.updated', subject: input.id, detail: { name: input.person.name, role: input.person.role, pin: input.person.pin !== undefined } });
+      return updated;
+    }),
+    removePerson: guarded('removePerson', { pin: true }, async (input, { manager }) => {
+      const removed = people.remove(input.id);
+      if (removed.ok) audit.append({ actor: by(manager), action: 'person.removed', subject: input.id, detail: {} });
+      return removed;
+    }),
+    signIn: guarded('signIn', {}, async (input) => {
+      const person = await people.verifyPerson(input.personId, input.pin);
+      if (!person.ok) return person;
+      people.signIn(person.value);
+      audit.append({ actor: `person:${person.value.id}`, action: 'cashier.signed_in', subject: person.value.id, detail: {} });
+      return ok(cashierView());
+    }),
+    signOut: guarded('signOut', {}, async () => {
+      const signed = people.current();
+      people.signOut();
+      if (signed) audit.append({ actor: `person:${signed.person.id}`, action: 'cashier.signed_out', subject: signed.person.id, detail: {} });
+      return ok(cashierView());
+    }),
+    currentCashier: guarded('currentCashier', {}, async () => ok(cashierView())),
+    getDaySettings: guarded('getDaySettings', {}, async () => ok(day.settings())),
+    updateDaySettings: guarded('updateDaySettings', { pin: true }, async (input, { manager }) => {
+      const next = { ...day.settings(), ...Object.fromEntries(Object.entries(input.patch).filter(([, v]) => v !== undefined)) };
+      day.setSettings(next);
+      audit.append({ actor: by(manager), action: 'day_settings.changed', subject: null, detail: input.patch });
+      return ok(day.settings());
+    }),
+    openShift: guarded('openShift', {}, async (input) => {
+      const person = await people.verifyPerson(input.personId, input.pin);
+      if (!person.ok) return person;
+      day.closeStaleShift();
+      const opened = day.shifts.open(randomUUID(), now(), { id: person.value.id, name: person.value.name });
+      if (opened === null) return { ok: false, error: kioskError('shift_open') };
+      audit.append({ actor: `person:${person.value.id}`, action: 'shift.opened', subject: opened.id, detail: {} });
+      return ok(opened);
+    }),
+    closeShift: guarded('closeShift', {}, async (input) => {
+      const person = await people.verifyPerson(input.personId, input.pin);
+      if (!person.ok) return person;
+      const open = day.currentShift();
+      if (open === null) return { ok: false, error: kioskError('no_open_shift') };
+      const closed = day.shifts.close(open.id, now(), { id: person.value.id, name: person.value.name }, input.note ?? null, false);
+      audit.append({ actor: `person:${person.value.id}`, action: 'shift.closed', subject: open.id, detail: {} });
+      return closed ? ok(closed) : { ok: false, error: kioskError('no_open_shift') };
+    }),
+    currentShift: guarded('currentShift', {}, async () => ok(day.currentShift())),
+    listShifts: guarded('listShifts', {}, async (input) => ok(day.shifts.list(input.before, input.limit ?? 20))),
+    previewReport: guarded('previewReport', {}, async (input) => reportOf(input, null, null)),
+    closeReport: guarded('closeReport', { pin: true }, async (input, { manager }) => {
+      // The PIN check names the manager who closes; a check that names nobody (it cannot, with people) is the first one.
+      const closedBy = manager ?? { id: 'manager', name: 'Manager' };
+      const report = reportOf(input.scope, null, closedBy);
+      if (!report.ok) return report;
+      const closed = day.reports.close(report.value, closedBy);
+      audit.append({ actor: by(manager), action: 'report.closed', subject: String(closed.number), detail: { kind: closed.kind } });
+      return ok(closed);
+    }),
+    listReports: guarded('listReports', {}, async (input) => ok(day.reports.list(input.before, input.limit ?? 20))),
+    getReport: guarded('getReport', {}, async (input) => {
+      const report = day.reports.get(input.number);
+      return report ? ok(report) : { ok: false, error: kioskError('report_not_found') };
+    }),
+    exportOrdersCsv: guarded('exportOrdersCsv', { pin: true }, async (input, { manager }) => {
+      const range = rangeOf(input.since, input.until);
+      if (range === null) return { ok: false, error: kioskError('invalid_range') };
+      const orders = day.reports.ordersInRange(range.since, range.until);
+      audit.append({ actor: by(manager), action: 'orders.exported', subject: null, detail: { since: range.since, until: range.until, rows: orders.length } });
+      const fileName = `orders-${localIso(range.since).slice(0, 10)}-${localIso(new Date(Date.parse(range.until) - 1).toISOString()).slice(0, 10)}.csv`;
+      return ok({ csv: ordersCsv(orders, input.separator, localIso), rows: orders.length, fileName });
+    }),
+  };
+}
+
+/** The range as the store writes dates, or null when since is not before until or they are more than MAX_RANGE_MS apart. */
+function rangeOf(since: string, until: string): { since: string; until: string } | null {
+  const from = Date.parse(since);
+  const to = Date.parse(until);
+  if (!(from < to) || to - from > MAX_RANGE_MS) return null;
+  return { since: new Date(from).toISOString(), until: new Date(to).toISOString() };
+}

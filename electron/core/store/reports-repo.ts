@@ -1,0 +1,145 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { DamagedRowError, readRow } from './order-rows.ts';
+import { decimalString } from '../../../shared/schemas/common.ts';
+import type { PendingRefund, ReportOrder } from '../reports/z-report.ts';
+import type { PersonRef, ReportSummary, ZReport } from '../../../shared/day-api.ts';
+import { CURRENCIES, parseAmount, type Currency } from '../../../shared/money.ts';
+
+/**
+ * What the Z report and the CSV read (issue 17), and the closed reports (migration 6). The orders of a day come from
+ * orders_newest (created_date, id), a shift's from order_people_shift (shift_id, created_date, order_id): each reads its own rows
+ * in order, never the year around them (issue 17 "Scale"; bench/history-scale.bench.ts measures the day report).
+ */
+export const REPORT_SQL = {
+  range: `SELECT orders.*, p.cashier_id, p.cashier_name FROM orders LEFT JOIN order_people AS p ON p.order_id = orders.id
+    WHERE orders.created_date >= @since AND orders.created_date < @until ORDER BY orders.created_date, orders.id`,
+  shift: `SELECT orders.*, p.cashier_id, p.cashier_name FROM order_people AS p CROSS JOIN orders ON orders.id = p.order_id
+    WHERE p.shift_id = @shiftId ORDER BY p.created_date, p.order_id`,
+  cashiers: 'SELECT order_id, cashier_id, cashier_name FROM order_people WHERE order_id IN (SELECT value FROM json_each(@ids)) AND cashier_id IS NOT NULL',
+  pendingRefunds: `SELECT order_id, amount FROM operations
+    WHERE kind = 'refund' AND state IN ('queued', 'sending') AND order_id IN (SELECT value FROM json_each(@ids))`,
+} as const;
+
+const attributionSchema = z.object({ cashier_id: z.string().nullable(), cashier_name: z.string().nullable() });
+const reportRowSchema = z.object({
+  number: z.number().int(),
+  kind: z.enum(['day', 'shift']),
+  since: z.string().nullable(),
+  until: z.string().nullable(),
+  shift_id: z.string().nullable(),
+  closed_at: z.string(),
+  closed_by_id: z.string(),
+  closed_by_name: z.string(),
+  body: z.string(),
+});
+
+export class ReportsRepo {
+  readonly #db: Database.Database;
+  readonly #range: Database.Statement;
+  readonly #shift: Database.Statement;
+  readonly #pending: Database.Statement;
+  readonly #cashiers: Database.Statement;
+  readonly #insert: Database.Statement;
+  readonly #list: Database.Statement;
+  readonly #get: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#range = db.prepare(REPORT_SQL.range);
+    this.#shift = db.prepare(REPORT_SQL.shift);
+    this.#pending = db.prepare(REPORT_SQL.pendingRefunds);
+    this.#cashiers = db.prepare(REPORT_SQL.cashiers);
+    this.#insert = db.prepare(
+      `INSERT INTO reports (kind, since, until, shift_id, closed_at, closed_by_id, closed_by_name, body)
+       VALUES (@kind, @since, @until, @shiftId, @closedAt, @byId, @byName, @body)`,
+    );
+    this.#list = db.prepare('SELECT * FROM reports WHERE number < @before ORDER BY number DESC LIMIT @limit');
+    this.#get = db.prepare('SELECT * FROM reports WHERE number = ?');
+  }
+
+  /** The orders created in [since, until), oldest first, with their cashier. Throws DamagedRowError like OrdersRepo. */
+  ordersInRange(since: string, until: string): ReportOrder[] {
+    return this.#range.all({ since, until }).map(readReportOrder);
+  }
+
+  /** The orders sold in shift `shiftId`, oldest first. */
+  ordersOfShift(shiftId: string): ReportOrder[] {
+    return this.#shift.all({ shiftId }).map(readReportOrder);
+  }
+
+  /** Who sold each of the orders `ids` that records a cashier (the history's rows; issue 17), by order id. */
+  cashiersOf(ids: string[]): Map<string, PersonRef> {
+    const rows = this.#cashiers.all({ ids: JSON.stringify(ids) }) as Array<{ order_id: string; cashier_id: string; cashier_name: string | null }>;
+    return new Map(rows.map((row) => [row.order_id, { id: row.cashier_id, name: row.cashier_name ?? '' }]));
+  }
+
+  /** The refunds of `orders` waiting in the outbox (queued or being sent); amountMinor null for a full refund. */
+  pendingRefunds(orders: ReportOrder[]): PendingRefund[] {
+    const currency = new Map(orders.map((o) => [o.order.id, o.order.currency]));
+    const rows = this.#pending.all({ ids: JSON.stringify([...currency.keys()]) }) as Array<{ order_id: string; amount: string | null }>;
+    return rows.map((row) => {
+      if (row.amount === null) return { orderId: row.order_id, amountMinor: null };
+      const parsed = decimalString.safeParse(row.amount).success ? parseAmount(row.amount, currency.get(row.order_id) as Currency) : null;
+      if (!parsed?.ok) throw new DamagedRowError('operations', row.order_id, `refund amount ${row.amount}`);
+      return { orderId: row.order_id, amountMinor: parsed.minor };
+    });
+  }
+
+  /** Stores a closed report under the next number (never given before, AUTOINCREMENT) and answers it with that number. */
+  close(report: ZReport, closedBy: PersonRef): ZReport {
+    return this.#db.transaction(() => {
+      const { lastInsertRowid } = this.#insert.run({
+        kind: report.kind,
+        since: report.since,
+        until: report.until,
+        shiftId: report.shiftId,
+        closedAt: report.generatedAt,
+        byId: closedBy.id,
+        byName: closedBy.name,
+        body: JSON.stringify({ ...report, number: null, closedBy }),
+      });
+      return { ...report, number: Number(lastInsertRowid), closedBy };
+    })();
+  }
+
+  /** Newest first, numbers below `before`. */
+  list(before: number | undefined, limit: number): ReportSummary[] {
+    return this.#list.all({ before: before ?? Number.MAX_SAFE_INTEGER, limit }).map((raw) => {
+      const r = readReportRow(raw);
+      return { number: r.number, kind: r.kind, since: r.since ?? '', until: r.until, shiftId: r.shift_id, closedAt: r.closed_at, closedBy: { id: r.closed_by_id, name: r.closed_by_name } };
+    });
+  }
+
+  /** The closed report `number`, or null. */
+  get(number: number): ZReport | null {
+    const raw = this.#get.get(number);
+    if (raw === undefined) return null;
+    const row = readReportRow(raw);
+    let body: unknown;
+    try {
+      body = JSON.parse(row.body);
+    } catch {
+      throw new DamagedRowError('reports', String(row.number), 'body is not JSON');
+    }
+    const report = body as ZReport;
+    if (typeof report !== 'object' || report === null || !Array.isArray(report.currencies) || report.currencies.some((c) => !CURRENCIES.includes(c.currency))) {
+      throw new DamagedRowError('reports', String(row.number), 'body is not a report');
+    }
+    return { ...report, number: row.number };
+  }
+}
+
+function readReportOrder(raw: unknown): ReportOrder {
+  const stored = readRow(raw);
+  const who = attributionSchema.safeParse(raw);
+  if (!who.success) throw new DamagedRowError('orders', stored.order.id, 'cashier columns');
+  const { cashier_id: id, cashier_name: name } = who.data;
+  return { order: stored.order, cashier: id !== null && name !== null ? { id, name } : null };
+}
+
+function readReportRow(raw: unknown) {
+  const parsed = reportRowSchema.safeParse(raw);
+  if (!parsed.success) throw new DamagedRowError('reports', String((raw as { number?: unknown } | null)?.number ?? '?'), parsed.error.issues[0]?.message ?? 'invalid');
+  return parsed.data;
+}

@@ -1,0 +1,201 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerMatches } from './metrics-access.ts';
+import type { KioskScope } from './kiosk-keys.ts';
+import type { RelayMetrics } from './metrics.ts';
+import type { FleetStore, KioskBeat } from './fleet-store.ts';
+import { FLEET_PAGE_CSP, renderFleetPage } from './fleet-page.ts';
+import type { Clock } from '../node-common/time.ts';
+import { HEARTBEAT_MAX_BYTES, heartbeatSchema, type Heartbeat } from '../shared/schemas/heartbeat.ts';
+
+// issue 18 "Heartbeat" and "Fleet page on the relay": kiosks report with their kiosk key; an operator reads the fleet
+// with the deployment's admin key, a key of its own that no kiosk holds.
+
+export interface FleetOptions {
+  store: FleetStore;
+  clock: Clock;
+  metrics: RelayMetrics;
+  /** The scope of the request's kiosk key (Authorization: Bearer), with the keys as they are now; null for none. */
+  kioskScope: (request: FastifyRequest) => KioskScope | null;
+  /** The admin key for GET /fleet and /fleet.html; without one both are refused (403). */
+  adminKey?: string | undefined;
+  /** A kiosk is flagged silent after this long without a heartbeat (issue 18: 5 minutes). */
+  silentAfterMs?: number;
+  /** Kiosks not heard from for this long are forgotten (default 30 days). */
+  retentionMs?: number;
+  /** At most this many kiosks per seller (default 500). */
+  maxKiosksPerSeller?: number;
+}
+
+export interface FleetKiosk extends Heartbeat {
+  last_heartbeat_at: string;
+  seconds_since_heartbeat: number;
+  /** `silent`: no heartbeat for more than silent_after_s; `outbox_failed`: the outbox holds refused items. */
+  flags: Array<'silent' | 'outbox_failed'>;
+}
+
+/** GET /fleet: every kiosk heard from within the retention, grouped by seller (sellers and kiosks in id order). */
+export interface FleetView {
+  generated_at: string;
+  silent_after_s: number;
+  kiosks: number;
+  sellers: Array<{ seller: string; kiosks: FleetKiosk[] }>;
+}
+
+export interface Fleet {
+  /** The per-kiosk gauges for /metrics, read from the store at scrape time. */
+  metricsText(): Promise<string>;
+  prune(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const DAY = 24 * 3600 * 1000;
+
+export function registerFleet(app: FastifyInstance, options: FleetOptions): Fleet {
+  const { store, clock, metrics } = options;
+  const silentAfterMs = options.silentAfterMs ?? 5 * 60 * 1000;
+  const retentionMs = options.retentionMs ?? 30 * DAY;
+  const maxKiosks = options.maxKiosksPerSeller ?? 500;
+
+  const answer = (reply: FastifyReply, status: number, result: string, message: string) => {
+    metrics.inc('relay_heartbeats_total', { result });
+    return reply.code(status).send({ error: result, message });
+  };
+
+  app.post('/kiosks/heartbeat', async (request, reply) => {
+    const scope = options.kioskScope(request);
+    if (!scope) return answer(reply, 401, 'unauthorized', 'A valid kiosk key is required: Authorization: Bearer <key>.');
+    const raw = typeof request.body === 'string' ? request.body : '';
+    if (Buffer.byteLength(raw) > HEARTBEAT_MAX_BYTES) return answer(reply, 413, 'too_large', `A heartbeat is at most ${HEARTBEAT_MAX_BYTES} bytes.`);
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return answer(reply, 400, 'invalid_heartbeat', 'The body must be a JSON object.');
+    }
+    const parsed = heartbeatSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : `${issue?.path.join('.')}: ${issue?.message}`;
+      return answer(reply, 400, 'invalid_heartbeat', `Invalid heartbeat: ${where}.`);
+    }
+    // A key speaks for its own seller only, and a POS-limited key for its POS only (the same scope as its stream).
+    if (scope.posIds !== null && !scope.posIds.includes(parsed.data.pos_id)) {
+      return answer(reply, 403, 'pos_not_in_key', 'This kiosk key does not serve that POS.');
+    }
+    let result: 'recorded' | 'full';
+    try {
+      result = await store.record({ seller: scope.userId, heartbeat: parsed.data, receivedAt: clock.now() }, maxKiosks);
+    } catch {
+      // Not kept: the kiosk sends its next heartbeat a minute later anyway.
+      return answer(reply, 503, 'fleet_unavailable', 'The fleet store is unavailable; nothing was kept.');
+    }
+    if (result === 'full') return answer(reply, 429, 'too_many_kiosks', `This seller already has ${maxKiosks} kiosks reporting.`);
+    metrics.inc('relay_heartbeats_total', { result: 'recorded' });
+    return reply.code(200).send({ status: 'recorded' });
+  });
+
+  /** Answers the refusal and returns false unless the request carries the admin key. */
+  const admitted = (request: FastifyRequest, reply: FastifyReply, page: boolean): boolean => {
+    const header = request.headers.authorization;
+    if (options.adminKey !== undefined && (bearerMatches(header, options.adminKey) || (page && basicMatches(header, options.adminKey)))) return true;
+    if (options.kioskScope(request) !== null) {
+      // A kiosk key is a known credential of the wrong kind: forbidden, not unknown.
+      void reply.code(403).send({ error: 'forbidden', message: 'A kiosk key cannot read the fleet: use the admin key.' });
+      return false;
+    }
+    if (options.adminKey === undefined) {
+      void reply.code(403).send({ error: 'fleet_disabled', message: 'The fleet page needs the relay started with --admin-key.' });
+      return false;
+    }
+    // The page also takes Basic auth (any user name, the admin key as password), so a browser can ask for it.
+    if (page) reply.header('www-authenticate', 'Basic realm="kiosk fleet", charset="UTF-8"');
+    void reply.code(401).send({ error: 'unauthorized', message: 'The admin key is required: Authorization: Bearer <admin key>.' });
+    return false;
+  };
+
+  const view = async (): Promise<FleetView> => {
+    const now = clock.now();
+    const beats = await store.list(now - retentionMs);
+    const sellers = new Map<string, FleetKiosk[]>();
+    for (const beat of beats) {
+      const list = sellers.get(beat.seller) ?? [];
+      list.push(fleetKiosk(beat, now, silentAfterMs));
+      sellers.set(beat.seller, list);
+    }
+    return {
+      generated_at: new Date(now).toISOString(),
+      silent_after_s: Math.round(silentAfterMs / 1000),
+      kiosks: beats.length,
+      sellers: [...sellers].map(([seller, kiosks]) => ({ seller, kiosks })),
+    };
+  };
+
+  app.get('/fleet', async (request, reply) => {
+    if (!admitted(request, reply, false)) return reply;
+    try {
+      return reply.code(200).header('cache-control', 'no-store').send(await view());
+    } catch {
+      return reply.code(503).send({ error: 'fleet_unavailable', message: 'The fleet store is unavailable.' });
+    }
+  });
+
+  app.get('/fleet.html', async (request, reply) => {
+    if (!admitted(request, reply, true)) return reply;
+    let page: string;
+    try {
+      page = renderFleetPage(await view());
+    } catch {
+      return reply.code(503).send({ error: 'fleet_unavailable', message: 'The fleet store is unavailable.' });
+    }
+    return reply
+      .code(200)
+      .headers({ 'content-security-policy': FLEET_PAGE_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' })
+      .type('text/html; charset=utf-8')
+      .send(page);
+  });
+
+  return {
+    async metricsText() {
+      let fleet: FleetView;
+      try {
+        fleet = await view();
+      } catch {
+        return gauge('relay_fleet_readable', 'Whether the fleet store answered this scrape (1) or not (0).', [['', 0]]);
+      }
+      const kiosks = fleet.sellers.flatMap((s) => s.kiosks.map((k) => ({ k, labels: `seller="${s.seller}",kiosk="${k.kiosk_id}",pos="${k.pos_id}"` })));
+      return [
+        gauge('relay_fleet_readable', 'Whether the fleet store answered this scrape (1) or not (0).', [['', 1]]),
+        gauge('relay_kiosk_heartbeat_age_seconds', 'Seconds since the kiosk last sent a heartbeat.', kiosks.map(({ k, labels }) => [labels, k.seconds_since_heartbeat])),
+        gauge('relay_kiosk_silent', `1 when the kiosk sent no heartbeat for more than ${fleet.silent_after_s} s.`, kiosks.map(({ k, labels }) => [labels, k.flags.includes('silent') ? 1 : 0])),
+        gauge('relay_kiosk_outbox_queued', 'Refunds and cancels waiting in the kiosk outbox, at its last heartbeat.', kiosks.map(({ k, labels }) => [labels, k.outbox.queued])),
+        gauge('relay_kiosk_outbox_failed', 'Refunds and cancels the platform refused, in the kiosk outbox at its last heartbeat.', kiosks.map(({ k, labels }) => [labels, k.outbox.failed])),
+        gauge('relay_kiosk_info', 'The kiosk app version (value always 1).', kiosks.map(({ k, labels }) => [`${labels},version="${k.version}"`, 1])),
+      ].join('');
+    },
+    prune: () => store.prune(clock.now() - retentionMs),
+    close: () => store.close(),
+  };
+}
+
+function fleetKiosk(beat: KioskBeat, now: number, silentAfterMs: number): FleetKiosk {
+  const age = Math.max(0, now - beat.receivedAt);
+  const flags: FleetKiosk['flags'] = [];
+  if (age > silentAfterMs) flags.push('silent');
+  if (beat.heartbeat.outbox.failed > 0) flags.push('outbox_failed');
+  return { ...beat.heartbeat, last_heartbeat_at: new Date(beat.receivedAt).toISOString(), seconds_since_heartbeat: Math.floor(age / 1000), flags };
+}
+
+/** Prometheus text of one gauge; label values are seller digits and schema-restricted ids, so none needs escaping. */
+function gauge(name: string, help: string, samples: Array<[string, number]>): string {
+  const lines = [`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, ...samples.map(([labels, value]) => (labels ? `${name}{${labels}} ${value}` : `${name} ${value}`))];
+  return lines.join('\n') + '\n';
+}
+
+/** `Authorization: Basic base64(user:password)` whose password is `key` (checked in constant time by bearerMatches). */
+function basicMatches(header: string | undefined, key: string): boolean {
+  const match = typeof header === 'string' ? /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header) : null;
+  if (!match?.[1]) return false;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 && bearerMatches(`Bearer ${decoded.slice(colon + 1)}`, key);
+}

@@ -1,0 +1,49 @@
+// A 5×7 bitmap font for the printable QR template (issue 16: qr.template_image carries the store's and the POS's names,
+// and a PNG has no text of its own). The classic public-domain 5×7 LCD glyphs, printable ASCII only: each glyph is 5
+// columns, one byte each, bit 0 the top row. Accented letters fold to their base letter (`ñ` → `n`), anything else
+// without a plain twin prints as `?`, so every name prints in a recognisable form.
+
+export const GLYPH_WIDTH = 5;
+export const GLYPH_HEIGHT = 7;
+/** One column of space between characters. */
+export const GLYPH_ADVANCE = GLYPH_WIDTH + 1;
+
+const FIRST = 0x20;
+/** ASCII 0x20 (space) to 0x7e (`~`), 10 hex digits (5 column bytes) each. */
+const GLYPHS = [
+  '0000000000', '00005f0000', '0007000700', '147f147f14', '242a7f2a12', '2313086462', '3649552250', '0005030000',
+  '001c224100', '0041221c00', '082a1c2a08', '08083e0808', '0050300000', '0808080808', '0060600000', '2010080402',
+  '3e5149453e', '00427f4000', '4261514946', '2141454b31', '1814127f10', '2745454539', '3c4a494930', '0171090503',
+  '3649494936', '064949291e', '0036360000', '0056360000', '0008142241', '1414141414', '4122140800', '0201510906',
+  '324979413e', '7e1111117e', '7f49494936', '3e41414122', '7f4141221c', '7f49494941', '7f09090101', '3e41415132',
+  '7f0808087f', '00417f4100', '2040413f01', '7f08142241', '7f40404040', '7f0204027f', '7f0408107f', '3e4141413e',
+  '7f09090906', '3e4151215e', '7f09192946', '4649494931', '01017f0101', '3f4040403f', '1f2040201f', '7f2018207f',
+  '6314081463', '0304780403', '6151494543', '00007f4141', '0204081020', '41417f0000', '0402010204', '4040404040',
+  '0001020400', '2054545478', '7f48444438', '3844444420', '384444487f', '3854545418', '087e090102', '081454543c',
+  '7f08040478', '00447d4000', '2040443d00', '007f102844', '00417f4000', '7c04180478', '7c08040478', '3844444438',
+  '7c14141408', '081414187c', '7c08040408', '4854545420', '043f444020', '3c4040207c', '1c2040201c', '3c4030403c',
+  '4428102844', '0c5050503c', '4464544c44', '0008364100', '00007f0000', '0041360800', '0804081008',
+] as const;
+
+const COLUMNS: Uint8Array[] = GLYPHS.map((hex) => Uint8Array.from({ length: GLYPH_WIDTH }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)));
+const UNKNOWN = '?'.charCodeAt(0) - FIRST;
+
+/** The text as the font can print it: accents folded to the base letter (NFD, marks dropped), the rest `?`. */
+export function foldToFont(text: string): string {
+  // Spanish opening marks have no place in ASCII and the text reads fine without them; dashes and curly quotes have
+  // plain twins.
+  const plain = text.normalize('NFD').replace(/\p{M}|[¡¿]/gu, '').replace(/[\u2013\u2014]/g, '-').replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"');
+  return [...plain]
+    .map((c) => {
+      const code = c.charCodeAt(0);
+      return c.length === 1 && code >= FIRST && code < FIRST + GLYPHS.length ? c : '?';
+    })
+    .join('');
+}
+
+/** Whether the pixel at (column x, row y) of `char`'s glyph is ink; `char` must come from foldToFont. */
+export function glyphPixel(char: string, x: number, y: number): boolean {
+  const index = char.charCodeAt(0) - FIRST;
+  const columns = COLUMNS[index >= 0 && index < COLUMNS.length ? index : UNKNOWN] as Uint8Array;
+  return (((columns[x] ?? 0) >> y) & 1) === 1;
+}

@@ -1,0 +1,102 @@
+// Issue 18, "Done when": the fleet across relays on one real Redis. Two relay processes (as the operator runs them)
+// see the same fleet, whichever one a kiosk reported to; two relays with an injected clock flag the same silent kiosk.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { buildRelay, type Relay } from '../../../relay/app.ts';
+import { HeartbeatSender } from '../../../electron/core/live/heartbeat.ts';
+import type { FleetView } from '../../../relay/fleet.ts';
+import { ManualClock } from '../../fakes/manual-clock.ts';
+import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+import { killRelays, startRelayProcess } from '../../support/relay-process.ts';
+import { metricValue } from '../../support/relay-harness.ts';
+
+const SECRET = 'fleet-redis-secret-0123456789';
+const ADMIN = 'fleet-redis-admin-0123456789abc';
+const KEY_A = 'kiosk-fleet-redis-a-012345678';
+const KEY_B = 'kiosk-fleet-redis-b-012345678';
+const SELLER = '6001';
+
+const children = new Set<ChildProcess>();
+const servers: RedisServer[] = [];
+after(async () => {
+  await killRelays(children);
+  for (const server of servers) await server.stop();
+});
+
+function sender(url: string, key: string, clock: { now(): number }, kioskId: string): HeartbeatSender {
+  let id: string | null = kioskId;
+  return new HeartbeatSender({
+    relay: () => ({ url, key }),
+    kioskId: { get: () => id, set: (value) => (id = value), delete: () => (id = null) },
+    posId: () => 'CAJA-1',
+    connectivity: () => ({ platform: 'online', relay: 'live', lastContactAt: null, relayProblem: null }),
+    outbox: () => [],
+    lastSaleAt: () => null,
+    clock,
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    version: '2.0.0',
+  });
+}
+
+async function fleet(url: string): Promise<FleetView> {
+  const response = await fetch(`${url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  assert.equal(response.status, 200);
+  return (await response.json()) as FleetView;
+}
+
+const ids = (view: FleetView) => view.sellers.flatMap((s) => s.kiosks.map((k) => `${s.seller}/${k.kiosk_id}/${k.flags.join('+') || 'ok'}`));
+
+describe('fleet on Redis', () => {
+  it('two relay processes on one Redis show the same fleet, whichever relay each kiosk reported to', { skip: REDIS_SKIP }, async () => {
+    const server = await startRedisServer();
+    servers.push(server);
+    const args = ['--port', '0', '--platform-url', 'http://127.0.0.1:9', '--webhook-secret', SECRET, '--kiosk-key', `${KEY_A}=${SELLER}`, '--kiosk-key', `${KEY_B}=${SELLER}`, '--redis', server.url];
+    // The admin key from the environment, as a deployment gives it (deploy/compose.yaml).
+    const one = await startRelayProcess(args, { children, env: { RELAY_ADMIN_KEY: ADMIN } });
+    const two = await startRelayProcess(args, { children, env: { RELAY_ADMIN_KEY: ADMIN } });
+    assert.doesNotMatch(one.output() + two.output(), new RegExp(ADMIN), 'the admin key is never printed');
+    assert.deepEqual(await sender(one.url, KEY_A, { now: () => Date.now() }, 'kiosk-a-0000000001').beat(), { sent: true });
+    assert.deepEqual(await sender(two.url, KEY_B, { now: () => Date.now() }, 'kiosk-b-0000000002').beat(), { sent: true });
+    const expected = [`${SELLER}/kiosk-a-0000000001/ok`, `${SELLER}/kiosk-b-0000000002/ok`];
+    assert.deepEqual(ids(await fleet(one.url)), expected);
+    assert.deepEqual(ids(await fleet(two.url)), expected);
+    const metrics = await (await fetch(`${two.url}/metrics`)).text();
+    assert.equal(metricValue(metrics, 'relay_kiosk_info', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1",version="2.0.0"`), 1, 'the other relay exports it too');
+  });
+
+  it('two relays on one Redis flag the same kiosk silent after the limit (injected clock)', { skip: REDIS_SKIP }, async () => {
+    const server = await startRedisServer();
+    servers.push(server);
+    const clock = new ManualClock();
+    const options = {
+      platformUrl: 'http://127.0.0.1:9',
+      webhookSecrets: [SECRET],
+      kioskKeys: [
+        { key: KEY_A, userId: SELLER, posIds: null },
+        { key: KEY_B, userId: SELLER, posIds: null },
+      ],
+      redisUrl: server.url,
+      adminKey: ADMIN,
+      clock,
+    };
+    const relays: Relay[] = [await buildRelay(options), await buildRelay(options)];
+    try {
+      const [urlOne, urlTwo] = [await relays[0]!.listen(0), await relays[1]!.listen(0)];
+      const a = sender(urlOne, KEY_A, clock, 'kiosk-a-0000000001');
+      const b = sender(urlTwo, KEY_B, clock, 'kiosk-b-0000000002');
+      await a.beat();
+      await b.beat();
+      clock.advance(5 * 60_000 + 1000);
+      await b.beat();
+      const expected = [`${SELLER}/kiosk-a-0000000001/silent`, `${SELLER}/kiosk-b-0000000002/ok`];
+      assert.deepEqual(ids(await fleet(urlOne)), expected);
+      assert.deepEqual(ids(await fleet(urlTwo)), expected);
+      const metrics = await (await fetch(`${urlOne}/metrics`)).text();
+      assert.equal(metricValue(metrics, 'relay_kiosk_silent', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1"`), 1);
+      assert.equal(metricValue(metrics, 'relay_kiosk_heartbeat_age_seconds', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1"`), 301);
+    } finally {
+      for (const relay of relays) await relay.close();
+    }
+  });
+});

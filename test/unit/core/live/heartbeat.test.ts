@@ -1,0 +1,79 @@
+// Issue 18 "Heartbeat": what the kiosk sends (a stable id, outbox counts, the latest problem code), where, and how a
+// failure is told (once per kind in a row). The relay end is in test/integration/relay/fleet.test.ts.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { HeartbeatSender, heartbeatUrl, type HeartbeatOptions } from '../../../../electron/core/live/heartbeat.ts';
+import { heartbeatSchema } from '../../../../shared/schemas/heartbeat.ts';
+import type { Connectivity, OutboxItem } from '../../../../shared/kiosk-api.ts';
+import { ManualClock } from '../../../fakes/manual-clock.ts';
+
+const item = (state: OutboxItem['state'], code: string | null): OutboxItem =>
+  ({ id: `op-${Math.random()}`, kind: 'refund', orderId: 'ORD1', amount: null, state, attempts: 1, createdAt: '2026-01-15T11:00:00.000Z', lastError: code ? { code, message: 'm' } : null }) as OutboxItem;
+
+function sender(extra: Partial<HeartbeatOptions> = {}) {
+  const stored: { id: string | null } = { id: null };
+  const warnings: Array<Record<string, unknown> | undefined> = [];
+  const clock = new ManualClock();
+  const connectivity: Connectivity = { platform: 'offline', relay: 'polling', lastContactAt: null, relayProblem: null };
+  const s = new HeartbeatSender({
+    relay: () => ({ url: 'http://relay.test/events', key: 'kiosk-key-unit-0123456789' }),
+    kioskId: { get: () => stored.id, set: (v) => (stored.id = v), delete: () => (stored.id = null) },
+    posId: () => 'CAJA-1',
+    connectivity: () => connectivity,
+    outbox: () => [item('queued', null), item('sending', null), item('failed', 'failed_dependency'), item('done', null)],
+    lastSaleAt: () => null,
+    clock,
+    logger: { info: () => undefined, warn: (_m, fields) => warnings.push(fields), error: () => undefined },
+    ...extra,
+  });
+  return { s, stored, warnings, clock, connectivity };
+}
+
+describe('heartbeat', () => {
+  it('makes a kiosk id once and keeps it; counts queued and sending as queued, and failed', () => {
+    const { s, stored, clock } = sender();
+    const first = s.heartbeat();
+    assert.ok(stored.id);
+    clock.advance(61_500);
+    const second = s.heartbeat();
+    assert.equal(second.kiosk_id, first.kiosk_id);
+    assert.equal(second.uptime_s, 61);
+    assert.deepEqual(second.outbox, { queued: 2, failed: 1 });
+    assert.deepEqual(second.connectivity, { platform: 'offline', relay: 'polling' });
+    assert.equal(second.last_error_code, 'failed_dependency');
+    assert.ok(heartbeatSchema.safeParse(second).success, 'what it builds is what the relay accepts');
+  });
+
+  it("names the relay's problem first while the stream is down", () => {
+    const { s, connectivity } = sender();
+    connectivity.relayProblem = 'unauthorized';
+    assert.equal(s.heartbeat().last_error_code, 'unauthorized');
+  });
+
+  it('posts to /kiosks/heartbeat of the relay given with or without /events', () => {
+    assert.equal(heartbeatUrl('http://relay.test:8080/events'), 'http://relay.test:8080/kiosks/heartbeat');
+    assert.equal(heartbeatUrl('https://relay.test/base/'), 'https://relay.test/base/kiosks/heartbeat');
+    assert.equal(heartbeatUrl('https://relay.test'), 'https://relay.test/kiosks/heartbeat');
+  });
+
+  it('sends nothing without a relay', async () => {
+    let calls = 0;
+    const { s } = sender({ relay: () => null, fetch: async () => (calls += 1, new Response('{}')) });
+    assert.deepEqual(await s.beat(), { sent: false, reason: 'no_relay' });
+    assert.equal(calls, 0);
+  });
+
+  it('tells a failure once per kind in a row, never with the key', async () => {
+    let status = 401;
+    const { s, warnings } = sender({ fetch: async () => new Response('{}', { status }) });
+    assert.deepEqual(await s.beat(), { sent: false, reason: 'refused', status: 401 });
+    await s.beat();
+    assert.equal(warnings.length, 1);
+    status = 200;
+    assert.deepEqual(await s.beat(), { sent: true });
+    status = 503;
+    await s.beat();
+    assert.equal(warnings.length, 2);
+    assert.doesNotMatch(JSON.stringify(warnings), /kiosk-key-unit/);
+  });
+});
