@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { Language } from '../../shared/kiosk-names.ts';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, startKioskBrowser, type KioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { assertAccessible, assertNoHorizontalOverflow, assertTouchTargets } from '../support/settings-screen.ts';
 
 const skip = e2eUnavailable() ?? false;
@@ -179,12 +179,7 @@ test('issue 15: keypad and products are tabs that work by keyboard; without prod
   }
 });
 
-for (const viewport of [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-]) {
+for (const viewport of REVIEW_SIZES) {
   test(`issue 15: screenshots of the Sale screen with 10 lines at ${viewport.width}x${viewport.height} in es, pt and en`, { skip }, async () => {
     const k = await startKioskBrowser({ viewport });
     try {

@@ -8,18 +8,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Language } from '../../shared/kiosk-names.ts';
-import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 20_000 };
 const PIN = '1234';
 const STORE = 'Almacén Don Pepe';
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-];
+const SIZES = REVIEW_SIZES;
 
 /** The store's name and two catalog items, through the core's API; the cashier's page is reloaded to read them. */
 async function setUpStore(k: KioskBrowser, language: Language): Promise<string[]> {

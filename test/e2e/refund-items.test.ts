@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../shared/kiosk-api.ts';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, startKioskBrowser, type KioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { openOrder, press } from '../support/history-screen.ts';
 
 const skip = e2eUnavailable() ?? false;
@@ -129,12 +129,7 @@ test('issue 15: an offline refund is pending with its amount (never $0), counted
   }
 });
 
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-];
+const SIZES = REVIEW_SIZES;
 const LANGS: Array<{ tag: string; language: Language }> = [
   { tag: 'es', language: 'es-AR' },
   { tag: 'pt', language: 'pt-BR' },

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
+import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { openTab, unlockSettings } from '../support/settings-screen.ts';
 import { chargeAmount, sandboxPay } from '../support/sale-flow.ts';
 
@@ -15,12 +15,7 @@ const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 30_000 };
 const PIN = '1234';
 const SMALLEST = { width: 1024, height: 768 };
-const SIZES = [
-  SMALLEST,
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-];
+const SIZES = REVIEW_SIZES;
 /** The page's own getComputedStyle, for code run in the browser (this project typechecks without DOM types). */
 declare function getComputedStyle(el: unknown): { backgroundColor: string; position: string };
 /** --color-paid in renderer/src/app.css (#146c2e), as getComputedStyle gives it. */

@@ -6,16 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { list } from 'tar';
-import { e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, startKioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { WAIT, assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, openTab, unlockSettings } from '../support/settings-screen.ts';
 
 const skip = e2eUnavailable() ?? false;
-const VIEWPORTS = [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-];
+const VIEWPORTS = REVIEW_SIZES;
 
 test('issue 18: "Save diagnostics" downloads the support bundle in the web shell', { skip }, async () => {
   for (const [i, viewport] of VIEWPORTS.entries()) {

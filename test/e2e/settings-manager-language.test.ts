@@ -6,7 +6,7 @@
 // every tab at the four sizes in es, pt and en.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, startKioskBrowser, type KioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { WAIT, assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, openTab, unlockSettings } from '../support/settings-screen.ts';
 
 const skip = e2eUnavailable() ?? false;
@@ -24,12 +24,7 @@ const TAB_NAMES = { 'es-AR': 'Conexión en tiempo real', 'pt-BR': 'Conexão em t
 /** The text a person sees in Settings: innerText leaves out what a closed <details> hides. */
 const visibleText = (k: KioskBrowser): Promise<string> => k.page.locator('[data-screen="Settings"]').evaluate((el) => (el as unknown as { innerText: string }).innerText);
 
-for (const viewport of [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-]) {
+for (const viewport of REVIEW_SIZES) {
   test(`issue 15: every Settings tab in es, pt and en keeps diagnostics behind the disclosure (${viewport.width}x${viewport.height})`, { skip }, async () => {
     const k = await startKioskBrowser({ viewport, vaultWarning: VAULT_WARNING });
     try {

@@ -4,17 +4,12 @@
 // STAND-IN for the Electron shell's updater (Playwright's page.route), the one part that cannot run here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, startKioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { WAIT, assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, openTab, unlockSettings } from '../support/settings-screen.ts';
 import type { UpdateStatus } from '../../shared/update-api.ts';
 
 const skip = e2eUnavailable() ?? false;
-const VIEWPORTS = [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-];
+const VIEWPORTS = REVIEW_SIZES;
 
 test('issue 18: the web shell shows its version and that it does not update itself', { skip }, async () => {
   const k = await startKioskBrowser();

@@ -7,19 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { chargeAmount, sandboxPay } from '../support/sale-flow.ts';
 
 const skip = e2eUnavailable() ?? false;
 // The core retries an unanswered GET with backoff (style guide 8) before it reports; the wait covers that.
 const WAIT = { timeout: 30_000 };
 const PIN = '1234';
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-  { width: 1920, height: 1080 },
-  { width: 1080, height: 1920 },
-];
+const SIZES = REVIEW_SIZES;
 const ENTRY = ['charge', 'clear', 'key-1', 'key-0', 'key-back'];
 const WAITING = ['check-status', 'cancel', 'customer-pays'];
 const PAID = ['print-receipt', 'new-sale'];

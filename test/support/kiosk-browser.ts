@@ -13,6 +13,13 @@ const root = join(import.meta.dirname, '..', '..');
 export const RENDERER_DIST = join(root, 'renderer', 'dist');
 /** Where the e2e tests save their screenshots (gitignored); look at them after a run. */
 export const SCREENSHOT_DIR = join(root, 'test-results', 'screenshots');
+/** The sizes every changed screen is looked at (developers' guide "Counter-grade UI"): two landscape counters, a wide one, portrait. */
+export const REVIEW_SIZES: ReadonlyArray<{ width: number; height: number }> = [
+  { width: 1024, height: 768 },
+  { width: 1366, height: 768 },
+  { width: 1920, height: 1080 },
+  { width: 1080, height: 1920 },
+];
 
 /** Why e2e tests cannot run here, or null when they can (they then never skip). */
 export function e2eUnavailable(): string | null {

@@ -25,12 +25,12 @@ export class KioskState {
       this.bridge.api.listOutbox({}),
       this.bridge.api.getConnectivity({}),
     ]);
+    // The kiosk's language first (issue 14: its words load on demand), so the screens that wait for the session and
+    // the settings appear in it, never in the default language for a moment.
+    if (settings.ok) await i18n.use(settings.value.language);
     if (connectivity.ok) this.connectivity = connectivity.value;
     if (session.ok) this.session = session.value;
-    if (settings.ok) {
-      this.settings = settings.value;
-      i18n.locale = settings.value.language;
-    }
+    if (settings.ok) this.settings = settings.value;
     if (outbox.ok) this.outbox = outbox.value;
   }
 
