@@ -8,23 +8,13 @@ import type { Page } from 'playwright-core';
 import type { Language } from '../../shared/kiosk-names.ts';
 import { e2eUnavailable, startKioskBrowser, type KioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
 import { assertAccessible, assertNoHorizontalOverflow, assertTouchTargets } from '../support/settings-screen.ts';
+import { CAFE_PRODUCTS, seedCatalog } from '../support/cafe-catalog.ts';
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 20_000 };
 const PIN = '1234';
-const PRODUCTS = [
-  { title: 'Café con leche', unitPrice: '1500.50' },
-  { title: 'Medialuna de manteca', unitPrice: '450.00' },
-  { title: 'Agua mineral sin gas 500 ml', unitPrice: '999.99', unitMeasure: 'botella' },
-  { title: 'Tostado de jamón y queso', unitPrice: '3200.00' },
-  { title: 'Jugo de naranja exprimido', unitPrice: '1800.00' },
-  { title: 'Alfajor', unitPrice: '700.00' },
-  { title: 'Torta del día', unitPrice: '2100.00', unitMeasure: 'porción' },
-  { title: 'Té', unitPrice: '1100.00' },
-  { title: 'Factura', unitPrice: '380.00' },
-  { title: 'Sandwich de miga', unitPrice: '650.00' },
-  { title: 'Gaseosa', unitPrice: '1300.00' },
-];
+// One product more than a charge may hold (10 distinct lines): the 11th tile shows the limit.
+const PRODUCTS = CAFE_PRODUCTS.slice(0, 11);
 
 type Box = { x: number; y: number; width: number; height: number };
 const inside = (inner: Box, outer: Box): boolean =>
@@ -40,12 +30,7 @@ async function box(page: Page, testid: string): Promise<Box> {
 async function seed(k: KioskBrowser, language: Language = 'es-AR'): Promise<void> {
   assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
   assert.ok((await k.core.api.updateSettings({ pin: PIN, patch: { language } })).ok);
-  for (const p of PRODUCTS) {
-    const saved = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: p.title, unitPrice: p.unitPrice, unitMeasure: p.unitMeasure ?? 'unit', externalCode: null } });
-    assert.ok(saved.ok, `catalog item ${p.title} saved`);
-  }
-  await k.page.reload();
-  await k.page.getByTestId('catalog').waitFor(WAIT);
+  await seedCatalog(k, PIN, PRODUCTS, WAIT);
   await dismissCoach(k.page);
 }
 

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
+import { CAFE_PRODUCTS, seedCatalog } from '../support/cafe-catalog.ts';
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 30_000 };
@@ -31,29 +32,7 @@ async function accessibilityProblems(page: Page, state: string): Promise<string[
   return found.map((line) => `${state}: ${line}`);
 }
 const PIN = '1234';
-const PRODUCTS = [
-  { title: 'Café con leche', unitPrice: '1500.50' },
-  { title: 'Medialuna de manteca', unitPrice: '450.00' },
-  { title: 'Agua mineral sin gas 500 ml', unitPrice: '999.99', unitMeasure: 'bottle' },
-  { title: 'Tostado de jamón y queso', unitPrice: '3200.00' },
-  { title: 'Jugo de naranja exprimido', unitPrice: '1800.00' },
-  { title: 'Alfajor', unitPrice: '700.00' },
-  { title: 'Torta del día', unitPrice: '2100.00', unitMeasure: 'slice' },
-  { title: 'Té', unitPrice: '1100.00' },
-  { title: 'Factura', unitPrice: '380.00' },
-  { title: 'Sandwich de miga', unitPrice: '650.00' },
-  { title: 'Gaseosa', unitPrice: '1300.00' },
-  { title: 'Chocolate caliente', unitPrice: '1900.00' },
-];
-
-async function seedCatalog(k: KioskBrowser, products: typeof PRODUCTS): Promise<void> {
-  for (const p of products) {
-    const saved = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: p.title, unitPrice: p.unitPrice, unitMeasure: p.unitMeasure ?? 'unit', externalCode: null } });
-    assert.ok(saved.ok);
-  }
-  await k.page.reload();
-  await k.page.getByTestId('catalog').waitFor(WAIT);
-}
+const PRODUCTS = CAFE_PRODUCTS;
 
 async function saveShot(page: Page, name: string, viewport: { width: number; height: number }): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}-${viewport.width}x${viewport.height}.png`);
@@ -75,7 +54,7 @@ for (const viewport of [
         problems.push(...(await accessibilityProblems(page, name)));
       };
       assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
-      await seedCatalog(k, PRODUCTS);
+      await seedCatalog(k, PIN, PRODUCTS, WAIT);
       await shot('sale-catalog');
 
       // issue 15: keypad and products are tabs; with products the Sale screen opens on them.
@@ -158,11 +137,11 @@ for (const viewport of [
     const k = await startKioskBrowser({ viewport, countryCode: 'CL' });
     try {
       assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
-      await seedCatalog(k, [
+      await seedCatalog(k, PIN, [
         { title: 'Empanada de pino', unitPrice: '1500' },
         { title: 'Sopaipilla', unitPrice: '300' },
         { title: 'Completo italiano', unitPrice: '2990' },
-      ]);
+      ], WAIT);
       const buttons = k.page.getByTestId('catalog-item');
       for (const i of [0, 0, 1, 2]) await buttons.nth(i).click();
       assert.doesNotMatch((await k.page.getByTestId('amount').textContent()) ?? '', /,\d\d/);
