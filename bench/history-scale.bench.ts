@@ -269,7 +269,7 @@ export default async function historyScaleBench(context: BenchContext): Promise<
           if (call.method === 'previewReport') {
             const orders = reports.ordersInRange(input.since as string, input.until as string);
             const frame = { kind: 'day' as const, since: input.since as string, until: input.until as string, shiftId: null, number: null, closedBy: null };
-            buildZReport({ ...frame, generatedAt: new Date().toISOString(), orders, pendingRefunds: reports.pendingRefunds(orders) });
+            buildZReport({ ...frame, generatedAt: new Date().toISOString(), orders, ...reports.refundsIn(frame.since, frame.until) });
             return orders.length;
           }
           if (call.method === 'listOrdersPage') return direct.ordersRepo.page(input as { since?: string; until?: string; limit?: number }).orders.length;

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tightenFiles } from '../electron/core/private-files.ts';
 import type { TrainingPort } from '../electron/core/ports.ts';
 import { buildSandbox, type Sandbox } from '../sandbox/app.ts';
 import { buildRelay, type Relay } from '../relay/app.ts';
+import { ioTurn } from './io-turn.ts';
+import { readIdentity, sandboxCustomer, TRAINING_DEFAULTS, type TrainingPorts } from './training-ports.ts';
+
+export { sandboxCustomer };
 
 /** What the kiosk needs to run against the embedded platform. The client secret is handed over in memory only. */
 export interface EmbeddedPlatform {
@@ -25,13 +29,6 @@ export interface EmbeddedPlatform {
   close(): Promise<void>;
 }
 
-interface TrainingIdentity {
-  user_id: string;
-  client_id: string;
-  country_code: string;
-  pos_id: string;
-}
-
 /**
  * issue 4 "Zero-config default": with no platform configured, start the sandbox and the relay in-process on free
  * ports, create a seller and POS (first run only), point the sandbox's webhook at the relay, issue a kiosk key. State
@@ -44,20 +41,30 @@ interface TrainingIdentity {
  * and every file in it 0600: each SQLite file is made 0600 before it is opened, because SQLite gives its -wal and -shm
  * files the main file's mode (see electron/core/store/database.ts); any left with looser modes are tightened.
  */
-export async function startEmbeddedPlatform(options: { dataDir: string | null; countryCode?: string }): Promise<EmbeddedPlatform> {
+/**
+ * issue 14 "cold start": with `ports` (launch/training-ports.ts), the sandbox and the relay answer on those servers,
+ * already listening, and the relay takes their kiosk key: the kiosk was composed with them before this ran. A seller
+ * made here gets `countryCode` and `posId` (TRAINING_DEFAULTS otherwise), the ones the kiosk was composed with.
+ */
+export async function startEmbeddedPlatform(options: { dataDir: string | null; countryCode?: string; posId?: string; ports?: TrainingPorts }): Promise<EmbeddedPlatform> {
   if (options.dataDir) ensurePrivateDir(options.dataDir);
   const file = (name: string) => (options.dataDir ? join(options.dataDir, name) : null);
   const sandboxFile = file('training-sandbox.sqlite');
   if (sandboxFile) ensurePrivateFile(sandboxFile);
-  const sandbox = buildSandbox(sandboxFile ? { dataFile: sandboxFile } : {});
+  const ports = options.ports;
+  const sandbox = buildSandbox({ ...(sandboxFile ? { dataFile: sandboxFile } : {}), ...(ports ? { boundServer: ports.sandboxServer } : {}) });
+  // issue 14 "cold start": the kiosk's page loads while this runs; the shell answers it between the steps.
+  await ioTurn();
   const platformUrl = await sandbox.listen(0);
+  await ioTurn();
 
   const identityFile = file('training-identity.json');
-  let identity = identityFile && existsSync(identityFile) ? readIdentity(identityFile) : null;
+  let identity = identityFile ? readIdentity(identityFile) : null;
   if (identity && !sandbox.state.applications.has(identity.client_id)) identity = null;
   if (!identity) {
-    const seller = sandbox.sellers.create({ country_code: options.countryCode ?? 'AR', name: 'Training Store', pos: ['CAJA-1'] });
-    identity = { user_id: seller.user_id, client_id: seller.client_id, country_code: seller.country_code, pos_id: 'CAJA-1' };
+    const posId = options.posId ?? TRAINING_DEFAULTS.posId;
+    const seller = sandbox.sellers.create({ country_code: options.countryCode ?? TRAINING_DEFAULTS.countryCode, name: 'Training Store', pos: [posId] });
+    identity = { user_id: seller.user_id, client_id: seller.client_id, country_code: seller.country_code, pos_id: posId };
     // Ids only: the client secret stays inside the sandbox's own data file (both in this folder).
     if (identityFile) writeFileSync(identityFile, JSON.stringify(identity, null, 2), { mode: PRIVATE_FILE_MODE });
   }
@@ -66,7 +73,7 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
 
   const webhookSecret = (application.webhook_secret ??= randomBytes(32).toString('hex'));
   sandbox.state.applications.put(application.client_id, application);
-  const kioskKey = randomBytes(24).toString('hex');
+  const kioskKey = ports?.kioskKey ?? randomBytes(24).toString('hex');
   const relayFile = file('training-relay.sqlite');
   if (relayFile) ensurePrivateFile(relayFile);
   const relay = await buildRelay({
@@ -74,8 +81,10 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
     webhookSecrets: [webhookSecret],
     kioskKeys: [{ key: kioskKey, userId: identity.user_id, posIds: null }],
     ...(relayFile ? { dataFile: relayFile } : {}),
+    ...(ports ? { boundServer: ports.relayServer } : {}),
     clock: { now: () => sandbox.clock.now() },
   });
+  await ioTurn();
   const relayUrl = await relay.listen(0);
   // Files an older version left with looser modes (the ones made now already have 0600).
   if (options.dataDir) tightenFiles(...[sandboxFile, relayFile].flatMap((f) => (f ? [`${f}-wal`, `${f}-shm`] : [])), ...(identityFile ? [identityFile] : []));
@@ -106,34 +115,4 @@ export async function startEmbeddedPlatform(options: { dataDir: string | null; c
       await sandbox.close();
     },
   };
-}
-
-/**
- * Training's "customer pays" (issue 13: injected into the core from here, which knows the sandbox): the sandbox's
- * control API pays or declines the order as its customer would (sandbox README "Control API"). Rejects when the
- * sandbox cannot be reached or refuses (an unknown order, one no longer awaiting payment).
- */
-export function sandboxCustomer(platformUrl: string, fetchImpl: typeof fetch = fetch): TrainingPort['simulatePayment'] {
-  return async (orderId, outcome) => {
-    const response = await fetchImpl(`${platformUrl}/sandbox/orders/${encodeURIComponent(orderId)}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ outcome }),
-    });
-    // Read to the end either way, so the connection goes back to the pool.
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`the sandbox did not take the payment (${response.status})`);
-  };
-}
-
-function readIdentity(path: string): TrainingIdentity | null {
-  try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<TrainingIdentity>;
-    if (typeof value.user_id === 'string' && typeof value.client_id === 'string' && typeof value.country_code === 'string' && typeof value.pos_id === 'string') {
-      return value as TrainingIdentity;
-    }
-  } catch {
-    // A damaged identity file means a fresh training seller; the old training orders stay in the sandbox file.
-  }
-  return null;
 }

@@ -9,6 +9,7 @@ import type { KioskApi, KioskMethod, Result } from '../shared/kiosk-api.ts';
 import { KIOSK_METHOD_NAMES } from '../shared/kiosk-names.ts';
 import { KIOSK_USAGE, parseKioskConfig } from './kiosk-config.ts';
 import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
+import type { KioskCore } from '../electron/core/compose.ts';
 
 export const WEB_USAGE = `npm run web -- ${KIOSK_USAGE.replace(/^Usage: /, '')}`;
 
@@ -83,6 +84,7 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
   try {
     kiosk = await startKiosk(config, {
       logger,
+      composed: (core) => starting.composed(core),
       opened: () => {
         out.stdout(`Kiosk (${mode}) at ${shell.url}\n`);
         urlShown = Math.round(performance.now());
@@ -147,31 +149,72 @@ function openWindow(url: string, out: WebOutput): void {
 }
 
 /**
- * The kiosk's API and events for a web shell that listens before the kiosk has started (issue 14 "cold start"): each
- * call waits for the started kiosk, then runs on it; a stream subscribed early is attached to the core's events then.
- * When the start fails, the calls waiting reject (the web shell answers 500) and the shell is closed.
+ * issue 14 "cold start": what the Sale keypad reads before it shows (renderer: KioskState.init, the cashier, the Sale
+ * screen's catalog and recent orders). The composed core answers them from its database, so they need not wait for
+ * the start's platform round trips (training's sign-in, recovery, the first poll); every other call does wait, so a
+ * charge, a refund or a setting is only ever made by a started kiosk. What the start changes afterwards (the session
+ * signing in, orders recovered) reaches the page as events: its stream is attached to the composed core too.
  */
-function deferredKiosk(): { api: KioskApi; events: EventSource; started(kiosk: StartedKiosk): void; failed(error: unknown): void } {
+const EARLY_READS: ReadonlySet<KioskMethod> = new Set<KioskMethod>(['getSession', 'getSettings', 'getConnectivity', 'listOutbox', 'currentCashier', 'listCatalog', 'listOrders']);
+
+/**
+ * issue 14 "cold start": in training, the start's own work (the sign-in, whose first fetch loads Node's HTTP client,
+ * about a quarter of a second of the event loop; recovery; live updates) waits until the page has read its first screen, the
+ * Sale screen's recent orders being the last of those reads, so that it does not hold the page's files and reads up.
+ * A call that needs the started kiosk (a charge) ends the wait at once; with no page open (--no-open, no display),
+ * FIRST_SCREEN_WAIT_MS does.
+ */
+const FIRST_SCREEN_LAST_READ: KioskMethod = 'listOrders';
+const FIRST_SCREEN_WAIT_MS = 1_000;
+
+/**
+ * The kiosk's API and events for a web shell that listens before the kiosk has started (issue 14 "cold start"): each
+ * call waits for the started kiosk, then runs on it, except the first screen's reads (EARLY_READS), which wait for the
+ * composed core only; a stream subscribed early is attached to the core's events once composed. When the start fails,
+ * the calls waiting reject (the web shell answers 500) and the shell is closed.
+ */
+function deferredKiosk(): { api: KioskApi; events: EventSource; composed(core: KioskCore): Promise<void>; started(kiosk: StartedKiosk): void; failed(error: unknown): void } {
+  let composed!: (core: KioskCore) => void;
+  let firstScreenRead!: () => void;
+  const firstScreen = new Promise<void>((resolve) => (firstScreenRead = resolve));
   let started!: (kiosk: StartedKiosk) => void;
-  let failed!: (error: unknown) => void;
+  let failedComposing!: (error: unknown) => void;
+  let failedStarting!: (error: unknown) => void;
+  const core = new Promise<KioskCore>((resolve, reject) => {
+    composed = resolve;
+    failedComposing = reject;
+  });
   const ready = new Promise<StartedKiosk>((resolve, reject) => {
     started = resolve;
-    failed = reject;
+    failedStarting = reject;
   });
+  core.catch(() => undefined);
   ready.catch(() => undefined);
+  const failed = (error: unknown) => {
+    failedComposing(error);
+    failedStarting(error);
+  };
   const api = Object.fromEntries(
     KIOSK_METHOD_NAMES.map((method: KioskMethod) => [
       method,
-      async (input: unknown) => ((await ready).core.api[method] as (input: unknown) => Promise<Result<unknown>>)(input),
+      async (input: unknown) => {
+        if (!EARLY_READS.has(method)) firstScreenRead();
+        const answering = EARLY_READS.has(method) ? await core : (await ready).core;
+        try {
+          return await (answering.api[method] as (input: unknown) => Promise<Result<unknown>>)(input);
+        } finally {
+          if (method === FIRST_SCREEN_LAST_READ) firstScreenRead();
+        }
+      },
     ]),
   ) as unknown as KioskApi;
   const events: EventSource = {
     subscribe(listener) {
       let unsubscribe: (() => void) | null = null;
       let gone = false;
-      void ready.then(
-        (kiosk) => {
-          if (!gone) unsubscribe = kiosk.core.events.subscribe(listener);
+      void core.then(
+        (composedCore) => {
+          if (!gone) unsubscribe = composedCore.events.subscribe(listener);
         },
         () => undefined,
       );
@@ -181,5 +224,18 @@ function deferredKiosk(): { api: KioskApi; events: EventSource; started(kiosk: S
       };
     },
   };
-  return { api, events, started, failed };
+  return {
+    api,
+    events,
+    composed: (composedCore) => {
+      composed(composedCore);
+      const timer = setTimeout(firstScreenRead, FIRST_SCREEN_WAIT_MS);
+      return firstScreen.finally(() => clearTimeout(timer));
+    },
+    started: (kiosk) => {
+      composed(kiosk.core);
+      started(kiosk);
+    },
+    failed,
+  };
 }

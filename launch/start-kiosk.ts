@@ -1,12 +1,22 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { compose, openKioskStore, type KioskCore, type KioskStore } from '../electron/core/compose.ts';
+import { ioTurn } from './io-turn.ts';
+import type { KioskCore } from '../electron/core/compose.ts';
+import { openKioskStore, type KioskStore } from '../electron/core/store/kiosk-store.ts';
 import { systemClock } from '../node-common/time.ts';
-import { openVault } from '../electron/core/vault/open-vault.ts';
 import { ensurePrivateDir } from '../electron/core/private-files.ts';
-import type { Logger, ReceiptPrinter } from '../electron/core/ports.ts';
-import { startEmbeddedPlatform } from './embedded-platform.ts';
+import type { Logger, ReceiptPrinter, TrainingPort } from '../electron/core/ports.ts';
 import type { KioskLaunchConfig } from './kiosk-config.ts';
+import type { EmbeddedPlatform } from './embedded-platform.ts';
+import { bindTrainingPorts, sandboxCustomer, trainingSellerHint, type TrainingPorts } from './training-ports.ts';
+
+// issue 14 "cold start": the core, the keychain and the embedded platform (sandbox and relay, with fastify) are most
+// of the launch's code. Imported when a start asks for them, the core's and the keychain's files are read while the
+// database opens and they run after the shell shows its address (the opened() hook), while the browser loads the page,
+// instead of before the shell even listens; the embedded platform's are read after the page's first screen (round 3). In the web shell's bundle (build/bundle-web.ts) they are chunks of their own, out/web-chunks/.
+const loadCompose = () => import('../electron/core/compose.ts');
+const loadVault = () => import('../electron/core/vault/open-vault.ts');
+const loadPlatform = () => import('./embedded-platform.ts');
 
 export interface KioskExtras {
   logger: Logger;
@@ -20,6 +30,15 @@ export interface KioskExtras {
    * from here while the rest starts. Not called when the start is refused before that.
    */
   opened?: () => void;
+  /**
+   * issue 14 "cold start": called once the core is composed, before it starts (training's sign-in, recovery, live
+   * updates): a shell may answer reads from its database from here (launch/run-web.ts EARLY_READS). Not called when
+   * the start is refused before that. In training the start waits for what it returns: the web shell lets its page
+   * read its first screen before the start's own work takes the event loop (it resolves within a second either way):
+   * the embedded platform's start too (issue 14 round 3: the core is composed before it, on its bound addresses).
+   * Live mode does not wait: its first screen says whether the kiosk can sell, which its start decides.
+   */
+  composed?: (core: KioskCore) => void | Promise<void>;
 }
 
 export interface StartedKiosk {
@@ -84,51 +103,100 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
       return value;
     });
   if (config.mode === 'training') {
-    // issue 14 "cold start": the keychain probe (a D-Bus round trip on Linux) runs while the embedded platform starts,
-    // not after it. Its rejection is taken either way, so a platform that fails first leaves no unhandled one.
-    const opening = step('vault', openVault({ training: true, profile: trainingVaultProfile(config.dataDir) }));
+    // issue 14 "cold start": the keychain probe (a D-Bus round trip on Linux) runs while the database opens and the
+    // training ports are bound, not after them. Its rejection is taken either way, so a start that fails first leaves
+    // no unhandled one.
+    const opening = step('vault', loadVault().then(({ openVault }) => openVault({ training: true, profile: trainingVaultProfile(config.dataDir) })));
     opening.catch(() => undefined);
+    // The core's code is read from disk while the database opens (its files are read in the background; nothing of it
+    // runs before the address is shown: that needs a turn of the event loop).
+    const composing = loadCompose();
+    composing.catch(() => undefined);
     // issue 14 "cold start": the database before the platform, so that a damaged file is refused before a shell shows
-    // its address (issue 12), and the shell can show it while the platform starts.
+    // its address (issue 12), and the shell can show it while the rest starts.
     const store = openStore(config.dataDir, startup);
     extras.opened?.();
-    let platform: Awaited<ReturnType<typeof startEmbeddedPlatform>>;
+    // issue 14 "cold start, round 3": the keypad does not wait for the training platform. Its addresses are bound now
+    // (training-ports.ts), so the core is composed with them and answers the first screen's reads from its database;
+    // the embedded sandbox and relay (their code is most of the start's CPU) are built on them after that, and the
+    // core starts (training's sign-in, its first call to them) once they answer.
+    const trainingDir = join(config.dataDir, 'training');
+    let ports: TrainingPorts;
     try {
-      platform = await step('platform', startEmbeddedPlatform({ dataDir: join(config.dataDir, 'training') }));
+      ports = await bindTrainingPorts();
     } catch (error) {
       store.db.close();
       throw error;
     }
+    const seller = trainingSellerHint(trainingDir);
+    let platform: EmbeddedPlatform | null = null;
+    // The credentials are the sandbox's (its data file holds the training application): read by the core when it
+    // starts, after the platform has started. Before that there is no secret to redact.
+    const training: TrainingPort = {
+      get clientId() {
+        return platform?.clientId ?? '';
+      },
+      get clientSecret() {
+        return platform?.clientSecret ?? '';
+      },
+      countryCode: seller.countryCode,
+      posId: seller.posId,
+      simulatePayment: sandboxCustomer(ports.platformUrl),
+    };
+    let core: KioskCore;
+    let warning: string | null;
     try {
-      const { vault, warning } = await opening;
-      const core = await step(
+      await ioTurn();
+      const opened = await opening;
+      warning = opened.warning;
+      const { vault } = opened;
+      const { compose } = await composing;
+      core = await step(
         'core',
         compose({
           store,
           dataDir: config.dataDir,
-          platformUrl: platform.platformUrl,
-          relay: { url: platform.relayUrl, key: platform.kioskKey },
+          platformUrl: ports.platformUrl,
+          relay: { url: ports.relayUrl, key: ports.kioskKey },
           vault,
           vaultWarning: warning,
-          training: platform.training,
+          training,
           ...common,
         }),
       );
+    } catch (error) {
+      await ports.close();
+      throw error;
+    }
+    try {
+      await extras.composed?.(core);
+      await ioTurn();
+      const { startEmbeddedPlatform } = await loadPlatform();
+      await ioTurn();
+      platform = await step('platform', startEmbeddedPlatform({ dataDir: trainingDir, countryCode: seller.countryCode, posId: seller.posId, ports }));
+    } catch (error) {
+      await core.stop().catch(() => undefined);
+      await ports.close();
+      throw error;
+    }
+    const started = platform;
+    try {
+      await ioTurn();
       await step('started', startOrStop(core));
       return {
         core,
         training: true,
-        platformUrl: platform.platformUrl,
+        platformUrl: started.platformUrl,
         warning,
-        secrets: () => [...core.secrets(), platform.webhookSecret],
+        secrets: () => [...core.secrets(), started.webhookSecret],
         startup,
         async close() {
           await core.stop();
-          await platform.close();
+          await started.close();
         },
       };
     } catch (error) {
-      await platform.close();
+      await started.close();
       throw error;
     }
   }
@@ -137,10 +205,12 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
   const dataDir = join(config.dataDir, LIVE_DIR);
   ensurePrivateDir(dataDir);
   // issue 4: only training may keep tokens in memory; openVault rejects with what to install otherwise.
-  const { vault } = await step('vault', openVault({ training: false, profile: liveVaultProfile(config.dataDir) }));
+  const { vault } = await step('vault', loadVault().then(({ openVault }) => openVault({ training: false, profile: liveVaultProfile(config.dataDir) })));
   const store = openStore(dataDir, startup);
   extras.opened?.();
+  const { compose } = await loadCompose();
   const core = await step('core', compose({ store, dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common }));
+  void extras.composed?.(core);
   await step('started', startOrStop(core));
   return { core, training: false, platformUrl: config.platformUrl, warning: null, secrets: () => core.secrets(), startup, close: () => core.stop() };
 }

@@ -1,15 +1,33 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { runWeb } from './run-web.ts';
+import { runWeb, type RunningWeb } from './run-web.ts';
 
 // `npm run web -- [--port N] [--no-open] [--data-dir DIR] [--platform-url URL | --training]`: the kiosk without
 // Electron (issue 4 "Web shell"). With no platform configured it runs in training mode on the embedded sandbox and
 // relay; with one (flag, KIOSK_PLATFORM_URL or <data dir>/config.json) in live mode. Prints one line with the URL.
 // The launch itself is launch/run-web.ts; this file is the process around it.
+// issue 14 "cold start": the shell answers the first screen's reads while the kiosk is still starting, so a stop can be
+// asked for then (SIGTERM, Ctrl-C): the start finishes, then the kiosk stops cleanly (exit 0), as a stop after the start
+// does; a second signal during the start does not wait.
+let running: RunningWeb | null = null;
+let stopAsked = false;
+const stop = async (): Promise<void> => {
+  if (!running) {
+    if (stopAsked) process.exit(1);
+    stopAsked = true;
+    return;
+  }
+  await running.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
 const result = await runWeb(process.argv.slice(2), process.env, {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
 });
 if ('exitCode' in result) process.exit(result.exitCode);
+running = result;
+if (stopAsked) await stop();
 
 // issue 14 "kiosk-soak": the bench reads the kiosk's event-loop delay from outside the process. Opt-in only: with
 // KIOSK_EVENT_LOOP_REPORT=1, each SIGUSR2 prints one line on stdout with the delay percentiles (ms) since the previous
@@ -25,11 +43,3 @@ if (process.env.KIOSK_EVENT_LOOP_REPORT === '1') {
     delay.reset();
   });
 }
-
-const running = result;
-const stop = async (): Promise<void> => {
-  await running.stop();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());

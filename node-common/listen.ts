@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 
 /**
  * The http:// URL of a server that is listening on `host` (an IPv6 address in brackets, RFC 3986 3.2.2). Throws,
@@ -25,5 +25,27 @@ export function listen(server: Server, port: number, host: string, what: string)
         reject(error as Error);
       }
     });
+  });
+}
+
+/**
+ * issue 14 "cold start": Fastify's `serverFactory` for an app that answers on `server`, a node:http server its caller
+ * made (the kiosk's launch makes the training sandbox's and relay's listen before their code is loaded, so the kiosk
+ * knows their URLs while they are built). Requests that come before the app is ready are not expected: nothing is
+ * told the URL until then.
+ */
+export function onServer(server: Server): (handler: RequestListener) => Server {
+  return (handler) => server.on('request', handler);
+}
+
+/**
+ * Closes a server an app did not listen on itself (onServer): Fastify closes only a server it listened on, so its
+ * `forceCloseConnections` is done here too (open connections, kept-alive ones and streams, are closed).
+ */
+export function closeBoundServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
   });
 }

@@ -18,7 +18,8 @@ import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
 import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../node-common/retry.ts';
 import { abortableSleep } from '../node-common/sleep.ts';
-import { listeningUrl } from '../node-common/listen.ts';
+import type { Server } from 'node:http';
+import { closeBoundServer, listeningUrl, onServer } from '../node-common/listen.ts';
 import { systemClock, type Clock, type Random } from '../node-common/time.ts';
 import { IPN_TOPICS, type IpnTopic } from '../shared/schemas/notification.ts';
 import type { RelayIpnData, RelayWebhookData } from '../shared/schemas/relay-event.ts';
@@ -62,6 +63,13 @@ export interface RelayOptions {
   ipnLimits?: Partial<IpnLimits>;
   /** Slow-client bounds of the HTTP server (issue 12). */
   server?: Partial<ServerLimits>;
+  /**
+   * issue 14 "cold start": a server made with relayServer() (server-limits.ts) and already listening, which the relay
+   * answers on instead of a server of its own (the kiosk's launch binds it before this code is loaded, so the kiosk is
+   * composed with the training relay's URL while the relay is built). listen() then only waits until the routes are
+   * ready and resolves with its URL; close() closes it. `server` limits other than maxConnections do not apply to it.
+   */
+  boundServer?: Server;
   /** Who may read /metrics: a second listener and/or a bearer token (issue 12). */
   metrics?: MetricsAccess;
   /** issue 18: the key for GET /fleet and /fleet.html, an operator's and never a kiosk's; without one both answer 403. */
@@ -153,6 +161,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     logger: false,
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     forceCloseConnections: true,
+    // issue 14 "cold start": the server the launch bound (made with these options, relayServer()).
+    ...(options.boundServer ? { serverFactory: onServer(options.boundServer) } : {}),
     http: httpServerOptions(serverLimits),
     // Fastify sets these two on the server after creating it: the same values again.
     requestTimeout: serverLimits.requestTimeoutMs,
@@ -412,7 +422,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     log,
     metrics,
     async listen(port = 0, host = '127.0.0.1') {
-      await app.listen({ port, host });
+      if (options.boundServer) await app.ready();
+      else await app.listen({ port, host });
       const url = listeningUrl(app.server, host, 'the relay');
       if (metricsAccess.port !== undefined && metricsListener === null) {
         try {
@@ -446,6 +457,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       for (const stream of streams) stream.close('shutdown');
       await metricsListener?.close();
       await app.close();
+      if (options.boundServer) await closeBoundServer(options.boundServer);
       await Promise.allSettled([...lookups]);
       await log.close();
       await fleet.close();

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 
 /**
  * How long a client may take to send a request, and how many sockets may be open at once (issue 12, "slow clients"):
@@ -45,4 +45,13 @@ export function httpServerOptions(limits: ServerLimits): { headersTimeout: numbe
 export function capConnections(server: Server, limits: ServerLimits, onRefused: () => void): void {
   server.maxConnections = limits.maxConnections;
   server.on('drop', onRefused);
+}
+
+/**
+ * The relay's Node server with these limits, not listening and answering nothing yet (issue 14 "cold start"): the
+ * kiosk's launch makes it listen before the relay's code is loaded (RelayOptions.boundServer). The options the relay
+ * gives Fastify for a server of its own.
+ */
+export function relayServer(limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
+  return createServer(httpServerOptions(limits));
 }

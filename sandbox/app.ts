@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SandboxClock, systemClock, type Clock } from './clock.ts';
 import { cryptoRandom, IdGenerator, type Random } from './ids.ts';
-import { listeningUrl } from '../node-common/listen.ts';
+import type { Server } from 'node:http';
+import { closeBoundServer, listeningUrl, onServer } from '../node-common/listen.ts';
+import { SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 import { SandboxState } from './state.ts';
 import { SqlitePersistence } from './store/sqlite-persistence.ts';
 import { OAuthService } from './domain/oauth.ts';
@@ -51,31 +53,18 @@ export interface SandboxOptions {
    * (issue 12, sandbox/http/control-hosts.ts), e.g. a container's service name.
    */
   allowedHosts?: readonly string[];
+  /**
+   * issue 14 "cold start": a server made with sandboxServer() (server-limits.ts) and already listening, which the
+   * sandbox answers on instead of a server of its own (the kiosk's launch binds it before this code is loaded, so the
+   * kiosk is composed with the training platform's URL while the sandbox is built). listen() then only waits until
+   * the routes are ready and resolves with its URL; close() closes it. `server` limits other than maxConnections do not
+   * apply to it.
+   */
+  boundServer?: Server;
 }
 
-/** issue 12 "slow clients": what a client may hold of the sandbox's Node server, and for how long. */
-export interface ServerLimits {
-  /** A request's headers must arrive within this (slowloris: a header byte at a time is cut off, 408). */
-  headersTimeoutMs: number;
-  /** The whole request (headers and body) must arrive within this; the answer itself may take longer (delay faults). */
-  requestTimeoutMs: number;
-  /** An idle kept-alive connection is closed after this. */
-  keepAliveTimeoutMs: number;
-  /** Open connections beyond this are closed as soon as they are accepted. */
-  maxConnections: number;
-  /** How often Node looks for requests past their timeouts (its default, 30 s, would let a slowloris stay that long). */
-  timeoutCheckIntervalMs: number;
-}
-
-export const SERVER_LIMITS: ServerLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  // Above the 4 s undici (the kiosk's fetch) keeps an idle connection, so the client always lets go first.
-  keepAliveTimeoutMs: 5_000,
-  // Every test and the kiosk use a handful; a bound keeps file descriptors for SQLite when something floods.
-  maxConnections: 512,
-  timeoutCheckIntervalMs: 1_000,
-};
+// issue 14 "cold start": the limits live in server-limits.ts, which the kiosk's launch loads without fastify.
+export { SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 
 export interface Sandbox {
   readonly app: FastifyInstance;
@@ -159,7 +148,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
   };
 
   const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, stores, pos, faults, merchantKey, controlHosts, sweep };
-  const app = buildHttp(context, options.bodyLimit ?? ONE_MIB, limits);
+  const app = buildHttp(context, options.bodyLimit ?? ONE_MIB, limits, options.boundServer);
 
   let timer: NodeJS.Timeout | null = null;
   if (options.sweepIntervalMs !== false) {
@@ -188,6 +177,10 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     async listen(port = 0, host = '127.0.0.1') {
       // issue 12: the name it was told to listen on is one the control API answers to.
       controlHosts.allow(host);
+      if (options.boundServer) {
+        await app.ready();
+        return listeningUrl(options.boundServer, host, 'the sandbox');
+      }
       await app.listen({ port, host });
       return listeningUrl(app.server, host, 'the sandbox');
     },
@@ -195,6 +188,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
       if (timer) clearInterval(timer);
       while (sweeping) await sweeping;
       await app.close();
+      if (options.boundServer) await closeBoundServer(options.boundServer);
       persistence?.close();
     },
   };
@@ -218,8 +212,10 @@ function serverLimits(given: Partial<ServerLimits> = {}): ServerLimits {
   return limits;
 }
 
-function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits): FastifyInstance {
+function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits, boundServer: Server | undefined): FastifyInstance {
   const app = Fastify({
+    // issue 14 "cold start": the server the launch bound (made with the same limits as below, sandboxServer()).
+    ...(boundServer ? { serverFactory: onServer(boundServer) } : {}),
     logger: false,
     bodyLimit,
     // issue 12 "slow clients": Node's own timeouts (408 and a closed socket), checked often enough to matter.
@@ -242,6 +238,11 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits)
   // Every body is kept as text and parsed by the route, so malformed JSON, form bodies and odd content types all get
   // the documented error codes rather than framework defaults.
   app.removeAllContentTypeParsers();
+  // The fields the hooks below set on every request, declared so Fastify's Request constructor makes them: every request
+  // then has one shape from the start, instead of gaining a property (and a new shape) in the first hook (issue 14 round
+  // 3; Fastify's decorateRequest guidance).
+  app.decorateRequest('startedAt', 0n);
+  app.decorateRequest('fault', undefined);
   const keepText = (_request: FastifyRequest, body: string | Buffer, done: (error: null, body: string | Buffer) => void) => done(null, body);
   app.addContentTypeParser('*', { parseAs: 'string' }, keepText);
   // The same parser named for JSON too: Fastify caches a parser found by media type, but looks the catch-all up anew

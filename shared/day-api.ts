@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { managerPin as pin, printableText as printable } from './schemas/common.ts';
+import { managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
 import type { Currency } from './money.ts';
 import type { OrderStatus } from './schemas/order.ts';
 
@@ -82,20 +82,24 @@ export interface ReportCurrencyBlock {
   /** Paid orders by the cashier recorded on them; `cashier` null for sales with no one signed in. */
   byCashier: Array<CountTotal & { cashier: PersonRef | null }>;
   /**
-   * Confirmed refunds (the platform says processed) of the report's orders. `full`: the refund that brought its order to
-   * fully refunded (for a partial then a full refund of one order, the second, of the remainder); `partial`: the others.
+   * Confirmed refunds (the platform says processed) made in the report's range, of any order, whenever it was sold (a
+   * refund today of yesterday's sale is in today's report, not yesterday's): a refund the kiosk made by when the platform
+   * answered it, one made elsewhere (on the platform) by the order's last_updated_date. `full`: the refund that brought
+   * its order to fully refunded, counting the order's refunds of other ranges (for a partial then a full refund of one
+   * order, the second, of the remainder); `partial`: the others.
    */
   refunds: { full: CountTotal; partial: CountTotal };
   /**
-   * Refunds asked but not confirmed: waiting in the outbox (queued or being sent) or accepted by the platform and still
-   * processing. Shown apart: not part of `refunded` nor of `net`. A full refund waiting counts what is left to refund.
+   * Refunds not confirmed, of any order: asked in the range and waiting in the outbox (queued or being sent), or made in
+   * the range (as `refunds`) and still processing at the platform. Shown apart: not part of `refunded` nor of `net`. A
+   * full refund waiting counts what is left to refund.
    */
   pendingRefunds: CountTotal;
   /** refunds.full.total + refunds.partial.total. */
   refunded: string;
   canceled: number;
   expired: number;
-  /** paid.total − refunded. */
+  /** paid.total − refunded; below zero ("-43.00") on a day that refunds more than it sells. */
   net: string;
 }
 
@@ -110,8 +114,11 @@ export interface ReportOpenOrder {
 }
 
 /**
- * A Z report (issue 17): the orders created in a range of instants (a day as the renderer's local midnight to
- * midnight), or the orders sold in one shift, with their refunds as known when the report was made.
+ * A Z report (issue 17): the money that moved in a range of instants (a day as the renderer's local midnight to
+ * midnight, or a shift from its opening to its closing). Sales (paid, by method, by cashier), canceled and expired go by
+ * the order's creation (a shift's: the orders sold in it); refunds by when they were made, whoever's order it was (see
+ * ReportCurrencyBlock.refunds), so a till closes on what came in and went out that day. A currency with only refunds in
+ * the range has its block too.
  */
 export interface ZReport {
   /** The report's number, given when it is closed (closeReport) and never given again; null on a preview. */
@@ -125,12 +132,43 @@ export interface ZReport {
   generatedAt: string;
   /** The manager who closed it; null on a preview. */
   closedBy: PersonRef | null;
-  /** Reserved for the reconciliation with the platform (a later part of issue 17): false until it exists. */
+  /**
+   * Checked against the platform (checkDay): a check that found no difference and answered for every order covered the
+   * report's whole range, and the orders that check covered (every order the report depends on: see checkDay) are the
+   * same and unchanged since (a later refund of any day's sale in the range, a payment or a sale makes it stale).
+   */
   reconciled: boolean;
-  /** One block per currency found, in the order ARS, BRL, CLP, UYU; empty when the range has no orders. */
+  /** One block per currency found, in the order ARS, BRL, CLP, UYU; empty when the range has no sales and no refunds. */
   currencies: ReportCurrencyBlock[];
   /** Orders not final when the report was made, oldest first. */
   openOrders: ReportOpenOrder[];
+}
+
+/** One figure of one order that the kiosk and the platform see differently (checkDay), for the screen to word. */
+export interface ReconcileDifference {
+  orderId: string;
+  externalReference: string;
+  currency: Currency;
+  /** `status`: the order's status (OrderStatus); `amount`: its total; `refunded`: its confirmed refunds, added up. */
+  field: 'status' | 'amount' | 'refunded';
+  /** The kiosk's value and the platform's: a status, or a decimal amount of `currency`. */
+  kiosk: string;
+  platform: string;
+}
+
+/** What checking a range against the platform found. */
+export interface ReconcileResult {
+  since: string;
+  until: string;
+  checkedAt: string;
+  /** Orders the platform answered for. */
+  checked: number;
+  /** Oldest order first; an order can have several (status and refunded, say). */
+  differences: ReconcileDifference[];
+  /** Orders that could not be checked (`code`: 'network' when the platform did not answer, else its error code): not differences. */
+  unchecked: Array<{ orderId: string; externalReference: string; code: string }>;
+  /** No difference and nothing unchecked: the range's reports say reconciled until one of its orders changes. */
+  reconciled: boolean;
 }
 
 /** A closed report as listReports shows it (getReport gives the whole report). */
@@ -184,6 +222,19 @@ export const dayInputs = {
   /** Newest first, at most `limit` (default 20) with numbers below `before`. */
   listReports: z.strictObject({ before: z.number().int().min(1).optional(), limit: z.number().int().min(1).max(100).optional() }),
   getReport: z.strictObject({ number: z.number().int().min(1) }),
+  /**
+   * issue 17 "Reconciliation": GETs from the platform every order the report of [since, until) depends on (at most 31
+   * days, 4 at once, 429 honoured) and answers what differs: the orders created in the range, those with a refund made
+   * in the range whatever day they were sold, those not final (created before `until`, still open), and the paid sales
+   * of the day before the range (a refund on the platform's side the kiosk has not heard of). Read-only: no PIN.
+   * not_connected without an account.
+   */
+  checkDay: z.strictObject({ since: instant, until: instant }),
+  /**
+   * Takes the platform's state of `orderIds` (those checkDay covers for the range; others are ignored) into the kiosk, as
+   * a GET result is always stored, then checks the range again and answers that check; a manager's PIN, audited.
+   */
+  applyPlatformState: z.strictObject({ pin, since: instant, until: instant, orderIds: z.array(orderId).min(1).max(1000) }),
   /** The orders created in [since, until) as CSV (at most 31 days); a manager's PIN (the file names who sold what). */
   exportOrdersCsv: z.strictObject({ pin, since: instant, until: instant, separator: z.enum([';', ',']) }),
 } as const;
@@ -211,4 +262,6 @@ export interface DayOutputs {
    * one row per order, lines ending CRLF (RFC 4180). `rows`: how many orders. `fileName`: a suggestion for the save dialog.
    */
   exportOrdersCsv: { csv: string; rows: number; fileName: string };
+  checkDay: ReconcileResult;
+  applyPlatformState: ReconcileResult;
 }

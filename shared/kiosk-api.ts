@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { decimalString, managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
-import type { ORDER_STATUSES, ORDER_STATUS_DETAILS } from './schemas/order.ts';
-import { QR_MODES } from './schemas/order.ts';
+import { ORDER_STATUSES, QR_MODES, type ORDER_STATUS_DETAILS } from './schemas/order.ts';
 import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
@@ -273,6 +272,8 @@ export const kioskInputs = {
     /** issue 17: only the orders sold by this person, or in this shift (./day-api.ts); the cursor works the same. */
     cashierId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional(),
     shiftId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/).optional(),
+    /** issue 17 "History" status chips: only the orders in this status; the cursor works the same. */
+    status: z.enum(ORDER_STATUSES).optional(),
   }),
   listOutbox: z.strictObject({}),
   retryOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),

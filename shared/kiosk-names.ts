@@ -55,6 +55,8 @@ export const KIOSK_METHOD_NAMES = [
   'listReports',
   'getReport',
   'exportOrdersCsv',
+  'checkDay',
+  'applyPlatformState',
   // issue 18: the support bundle (shared/support-api.ts).
   'saveDiagnostics',
   // issue 18: software updates (shared/update-api.ts).
@@ -79,3 +81,10 @@ export type Language = (typeof LANGUAGES)[number];
 
 /** seed 2.5 / 7.4: ORD followed by 26 alphanumerics. */
 export const ORDER_ID_PATTERN = /^ORD[A-Za-z0-9]{26}$/;
+
+/**
+ * issue 17 "People": the kiosk's first manager (the manager PIN it always had) and the name the people migration
+ * (electron/core/store/database.ts) stores for them. Until the owner renames them the renderer shows that stored
+ * default in the kiosk's language, the role's word ("Encargado", "Gerente"); reports and the CSV keep the stored name.
+ */
+export const FIRST_MANAGER = { id: 'manager', name: 'Manager' } as const;

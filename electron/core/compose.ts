@@ -1,16 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { randomInt, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
 import { VaultUnavailableError, type Clock, type Logger, type OrdersPort, type Random } from './ports.ts';
 import type { KioskCore, KioskCoreOptions } from './kiosk-core.ts';
 
 export type { KioskCore, KioskCoreOptions };
-import { openKioskDatabase } from './store/database.ts';
-import { OrdersRepo } from './store/orders-repo.ts';
-import { OperationsRepo } from './store/operations-repo.ts';
-import { SettingsRepo, loadSave } from './store/settings-repo.ts';
-import { AuditLog } from './store/audit-log.ts';
+import { openKioskStore, type KioskStore } from './store/kiosk-store.ts';
+import { loadSave } from './store/settings-repo.ts';
 import { Outbox, type OutboxOptions } from './outbox/outbox.ts';
 import { Catalog } from './catalog/catalog-service.ts';
 import { effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
@@ -40,20 +36,8 @@ import { systemClock } from '../../node-common/time.ts';
 // issue 13 "compose is the only wiring": the kiosk core is built here, in small stages that partial stacks (the outbox
 // tests, the crash children, the outbox bench) call too, so what they test and measure is wired as the app wires it.
 
-/** The kiosk's SQLite file and the repositories over it. */
-export interface KioskStore {
-  db: Database.Database;
-  ordersRepo: OrdersRepo;
-  ops: OperationsRepo;
-  settingsRepo: SettingsRepo;
-  audit: AuditLog;
-}
-
-/** Opens (creating or migrating) the kiosk's database; throws the store's errors (DamagedDatabaseError...) as they are. */
-export function openKioskStore(file: string, clock: Clock): KioskStore {
-  const db = openKioskDatabase(file);
-  return { db, ordersRepo: new OrdersRepo(db, clock), ops: new OperationsRepo(db, clock), settingsRepo: new SettingsRepo(db), audit: new AuditLog(db, clock) };
-}
+// The store itself lives in store/kiosk-store.ts (issue 14 "cold start": a launch opens it before loading the core).
+export { openKioskStore, type KioskStore };
 
 /** What an outbox takes besides its store and the Orders API (its policy and listeners). */
 export type OutboxWiring = Omit<OutboxOptions, 'db' | 'ops' | 'ordersRepo' | 'audit' | 'orders'>;
@@ -310,14 +294,15 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
         }
       }
       if (session.state === 'connected') {
-        await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger });
+        await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
       }
       outbox.start();
       day.start();
       await live.start();
     },
     secrets() {
-      return [...vault.known(), ...(options.relay ? [options.relay.key] : []), ...(training ? [training.clientSecret] : [])];
+      // issue 14 "cold start": training's secret is known once its platform has started (launch/start-kiosk.ts), empty before.
+      return [...vault.known(), ...(options.relay ? [options.relay.key] : []), ...(training?.clientSecret ? [training.clientSecret] : [])];
     },
     async stop() {
       await live.stop();

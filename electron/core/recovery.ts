@@ -11,6 +11,12 @@ export interface RecoveryOptions {
   ordersRepo: OrdersRepo;
   orders: OrdersPort;
   clock: Clock;
+  /**
+   * issue 17: who sold at an instant and in which shift (DayServices.sellerAt), recorded on an order recovery created:
+   * its create was stored, with its time, before it was sent, so the seller is the one of that time. Without it the
+   * order records nobody.
+   */
+  sellerAt?: (at: number) => { cashier: { id: string; name: string } | null; shiftId: string | null };
   /** An order recovery learned a newer state of (stored already), e.g. for the tracker and the UI. */
   onOrder?: (order: Order) => void;
   logger?: Logger;
@@ -64,6 +70,10 @@ export async function recover(options: RecoveryOptions): Promise<RecoveryReport>
     }
     try {
       const order = await sendCreate(ops, orders, ordersRepo, operation);
+      if (options.sellerAt) {
+        const seller = options.sellerAt(operation.createdAt);
+        ordersRepo.attribute(order.id, seller.cashier, seller.shiftId);
+      }
       emit(order);
       report.creates.push({ operationId: operation.id, outcome: 'created', orderId: order.id, error: null });
     } catch (error) {

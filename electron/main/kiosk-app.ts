@@ -198,7 +198,8 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
 
   // issue 18 "Updates": checked on start and every few hours, installed only when the counter is idle (updater/).
   const platform = deps.platform ?? process.platform;
-  if (selfUpdateSupport({ packaged: production, platform, env: deps.env }) === 'yes') {
+  const selfUpdate = selfUpdateSupport({ packaged: production, platform, env: deps.env });
+  if (selfUpdate === 'yes') {
     const api = running.core.api;
     const clock = deps.clock ?? { now: () => Date.now() };
     updates = new UpdateManager({
@@ -225,6 +226,8 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
   const manager = updates;
   const coreApi = running.core.api;
   // The shell answers the update methods itself when it updates itself; the PIN is the core's to check (verifyPin).
+  // A deb install is updated by the system's package manager (README "Updates"): Settings says so, not "not installed".
+  const debState = { phase: 'off', version: app.getVersion(), because: 'deb' } as const;
   const api: KioskIpcOptions['api'] = manager
     ? {
         ...coreApi,
@@ -234,7 +237,16 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
           return checked.ok ? { ok: true, value: await manager.updateNow() } : checked;
         },
       }
-    : coreApi;
+    : selfUpdate === 'deb'
+      ? {
+          ...coreApi,
+          getUpdateState: async () => ({ ok: true, value: debState }),
+          updateNow: async (input) => {
+            const checked = await coreApi.verifyPin({ pin: input.pin });
+            return checked.ok ? { ok: true, value: debState } : checked;
+          },
+        }
+      : coreApi;
   ipc = registerKioskIpc({ ipcMain: electron.ipcMain, api, events: running.core.events, logger });
 
   const open = (options: BrowserWindowConstructorOptions, url: string): BrowserWindow => {

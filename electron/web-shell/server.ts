@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { KioskApi, KioskError, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
 import { dispatch, isKioskMethod } from '../core/api-dispatch.ts';
@@ -58,6 +58,8 @@ const PAGE_HEADERS = {
 export async function startWebShell(options: WebShellOptions): Promise<WebShell> {
   const secret = options.secret ?? randomBytes(24).toString('hex');
   const secretBuffer = Buffer.from(secret);
+  const staticRoot = options.staticDir === null ? null : resolve(options.staticDir);
+  const staticFiles = staticRoot === null ? new Map<string, StaticFile>() : readStaticFiles(staticRoot);
   /** Open event streams, each with what detaches it from the core's events. */
   const streams = new Map<ServerResponse, () => void>();
   let origin = '';
@@ -119,7 +121,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       return json(res, result.ok || result.error.code !== 'invalid_input' ? 200 : 400, result);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { ok: false, error: kioskError('method_not_allowed', 'Only GET here.') });
-    return serveStatic(url.pathname, res);
+    return serveStatic(url.pathname, single(req.headers['if-none-match']), res);
   }
 
   function openEventStream(res: ServerResponse): void {
@@ -143,28 +145,30 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     res.on('close', detach);
   }
 
-  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
-    if (!options.staticDir) {
+  function serveStatic(pathname: string, ifNoneMatch: string | undefined, res: ServerResponse): void {
+    if (staticRoot === null) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS });
       res.end('<!doctype html><meta charset="utf-8"><title>Kiosk</title><p>The cashier UI is not built yet: run <code>npm run build</code>.</p>');
       return;
     }
-    const root = resolve(options.staticDir);
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
       return json(res, 400, { ok: false, error: kioskError('bad_path', 'The path cannot be decoded.') });
     }
-    let file = normalize(join(root, decoded));
-    if (file !== root && !file.startsWith(root + sep)) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
-    const info = await stat(file).catch(() => null);
+    const file = normalize(join(staticRoot, decoded));
+    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
     // The renderer is a single page: unknown paths (its routes, e.g. /customer) get index.html.
-    if (!info || info.isDirectory()) file = join(root, 'index.html');
-    const content = await readFile(file).catch(() => null);
-    if (!content) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
-    res.writeHead(200, { 'content-type': RENDERER_CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', ...PAGE_HEADERS });
-    res.end(content);
+    const found = staticFiles.get(file) ?? staticFiles.get(join(staticRoot, 'index.html'));
+    if (!found) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
+    if (ifNoneMatch === found.etag) {
+      res.writeHead(304, { etag: found.etag, ...PAGE_HEADERS });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': found.type, 'content-length': found.body.length, etag: found.etag, ...PAGE_HEADERS });
+    res.end(found.body);
   }
 
   server.on('clientError', answerClientError);
@@ -191,6 +195,36 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         server.close(() => resolveClose());
       }),
   };
+}
+
+interface StaticFile {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+/**
+ * issue 14 "cold start": the built renderer (renderer/dist, about 0.5 MB), read once when the shell starts and served
+ * from memory, by absolute path. While the kiosk starts, its event loop runs the embedded platform's and the core's
+ * start in blocks of a tenth of a second and more; a file read from disk then waited for a turn of that loop at each of
+ * its steps (stat, read, write), one from memory waits for one. The shell serves the renderer it started with: a build
+ * made later is served from the next start, as the Electron shell's window does.
+ */
+function readStaticFiles(root: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) return files;
+  for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    const file = join(root, name);
+    if (!statSync(file).isFile()) continue;
+    const body = readFileSync(file);
+    files.set(file, {
+      body,
+      type: RENDERER_CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      // A strong validator: a browser that has the file asks with If-None-Match and gets 304 without the body.
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    });
+  }
+  return files;
 }
 
 /**

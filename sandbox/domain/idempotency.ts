@@ -17,6 +17,11 @@ export type IdempotencyLookup =
  */
 export class IdempotencyStore {
   #prunedAt = Number.NEGATIVE_INFINITY;
+  // The record id of the last key looked up (issue 14 round 3): a write looks its key up, then remembers it, and the id
+  // is then written and hashed once rather than twice.
+  #lastUserId = '';
+  #lastKey = '';
+  #lastId = ':';
 
   /**
    * rebuildCreated answers a replayed create from its order: the order as it was created (OrderService.renderAsCreated),
@@ -36,7 +41,7 @@ export class IdempotencyStore {
   }
 
   lookup(userId: string, key: string, fingerprint: string): IdempotencyLookup {
-    const record = this.state.idempotency.get(`${userId}:${key}`);
+    const record = this.state.idempotency.get(this.#recordId(userId, key));
     if (!record || record.created_at + WINDOW_MS <= this.clock.now()) return { kind: 'new' };
     if (record.fingerprint !== fingerprint) return { kind: 'conflict' };
     // Replays are rare: the answer is rebuilt or parsed back here rather than kept as a value for every key.
@@ -56,13 +61,34 @@ export class IdempotencyStore {
     // Nothing else calls prune, so the store would grow with every write; once per sandbox hour keeps a write O(1)
     // amortized and bounds the store to about a day of keys.
     if (now - this.#prunedAt >= PRUNE_EVERY_MS) this.prune();
-    const id = `${userId}:${key}`;
+    const id = this.#recordId(userId, key);
     // The text is the snapshot: a rendered body may share objects with the live order, and a replay must show the first
     // response (seed 4.3). JSON.stringify also replaced a deep copy of the body (issue 14 throughput profile).
     const json = JSON.stringify(body);
-    if (createdOrderId !== undefined) this.state.idempotency.put(id, { id, fingerprint, status, order_id: createdOrderId, created_at: now });
+    if (createdOrderId !== undefined) this.rememberCreated(userId, key, fingerprint, status, createdOrderId);
     else this.state.idempotency.put(id, { id, fingerprint, status, json, created_at: now });
     return json;
+  }
+
+  /**
+   * remember() for a create whose answer the route has already written as text (OrderService.renderJson): only the
+   * order id is kept, as remember() with createdOrderId does, and nothing is serialised here (issue 14 throughput).
+   */
+  rememberCreated(userId: string, key: string, fingerprint: string, status: number, orderId: string): void {
+    const now = this.clock.now();
+    if (now - this.#prunedAt >= PRUNE_EVERY_MS) this.prune();
+    const id = this.#recordId(userId, key);
+    this.state.idempotency.put(id, { id, fingerprint, status, order_id: orderId, created_at: now });
+  }
+
+  /** A key's record id: the seller's id and the key (keys are scoped to the seller). */
+  #recordId(userId: string, key: string): string {
+    if (userId !== this.#lastUserId || key !== this.#lastKey) {
+      this.#lastUserId = userId;
+      this.#lastKey = key;
+      this.#lastId = `${userId}:${key}`;
+    }
+    return this.#lastId;
   }
 
   /** Forgets keys past the window so the store does not grow without bound. */

@@ -12,6 +12,13 @@ interface Template {
   body: string;
   qrIdAt: number;
   referenceAt: number;
+  /**
+   * The body and room for the CRC as latin1 bytes, when the body is printable ASCII (issue 14 round 3): an order writes
+   * its QR id and reference over their places, the CRC is computed over the bytes and written after them, and the
+   * payload is read back as one flat string; no slices, concatenations or flattening, and no string tree kept with the
+   * order. Every other byte is the template's and is never written, so the buffer is reused order after order.
+   */
+  bytes: Buffer | null;
 }
 
 const QR_ID_A = '00000000-0000-4000-8000-000000000000';
@@ -23,23 +30,68 @@ const MAX_REFERENCE = 64;
 /** Sellers × reference lengths; a sandbox has a handful. Past this the cache starts over rather than grow. */
 const MAX_TEMPLATES = 1000;
 const CRC_TAG_LENGTH = 4;
+const HEX_UPPER = '0123456789ABCDEF';
 
 const templates = new Map<string, Template | null>();
+
+/**
+ * The template used last and what it was made for (issue 14 round 3): orders come from one seller after another with
+ * references of one length, so the inputs are compared with the last ones (the same strings, compared by identity
+ * first) before a key is written and looked up in `templates`; the key string and its hashing were most of this
+ * function's own time in the create-order profile.
+ */
+let last: { qr: MerchantQr; referenceLength: number; template: Template | null } | null = null;
+
+function sameTemplateInputs(a: MerchantQr, b: MerchantQr): boolean {
+  return (
+    a.pointOfInitiation === b.pointOfInitiation &&
+    a.currency === b.currency &&
+    a.countryCode === b.countryCode &&
+    a.merchantCategoryCode === b.merchantCategoryCode &&
+    a.merchantName === b.merchantName &&
+    a.merchantCity === b.merchantCity
+  );
+}
+
+function templateFor(qr: MerchantQr, referenceLength: number): Template | null {
+  if (last !== null && last.referenceLength === referenceLength && sameTemplateInputs(last.qr, qr)) return last.template;
+  const key = `${qr.pointOfInitiation}\u0000${qr.currency}\u0000${qr.countryCode}\u0000${qr.merchantCategoryCode ?? ''}\u0000${referenceLength}\u0000${qr.merchantName}\u0000${qr.merchantCity}`;
+  let template = templates.get(key);
+  if (template === undefined) {
+    if (templates.size >= MAX_TEMPLATES) templates.clear();
+    template = makeTemplate(qr, referenceLength);
+    templates.set(key, template);
+  }
+  // Only the fields compared above are kept, not the caller's object (which carries an order's QR id and reference).
+  const { pointOfInitiation, currency, countryCode, merchantCategoryCode, merchantName, merchantCity } = qr;
+  last = { qr: { pointOfInitiation, currency, countryCode, merchantCategoryCode, merchantName, merchantCity, qrId: '' }, referenceLength, template };
+  return template;
+}
 
 export function buildMerchantQrFast(qr: MerchantQr & { reference: string }): string {
   const { qrId, reference } = qr;
   if (!UUID.test(qrId) || reference.length > MAX_REFERENCE || !PRINTABLE_ASCII.test(reference)) return buildMerchantQr(qr);
-  const key = `${qr.pointOfInitiation}\u0000${qr.currency}\u0000${qr.countryCode}\u0000${qr.merchantCategoryCode ?? ''}\u0000${reference.length}\u0000${qr.merchantName}\u0000${qr.merchantCity}`;
-  let template = templates.get(key);
-  if (template === undefined) {
-    if (templates.size >= MAX_TEMPLATES) templates.clear();
-    template = makeTemplate(qr, reference.length);
-    templates.set(key, template);
-  }
+  const template = templateFor(qr, reference.length);
   if (template === null) return buildMerchantQr(qr);
-  const { body, qrIdAt, referenceAt } = template;
-  const [first, firstAt, second, secondAt] = qrIdAt < referenceAt ? [qrId, qrIdAt, reference, referenceAt] : [reference, referenceAt, qrId, qrIdAt];
-  const filled = body.slice(0, firstAt) + first + body.slice(firstAt + first.length, secondAt) + second + body.slice(secondAt + second.length);
+  const { body, qrIdAt, referenceAt, bytes } = template;
+  if (bytes !== null) {
+    // qrId and reference are printable ASCII (checked above), one byte a character as latin1.
+    bytes.write(qrId, qrIdAt, 'latin1');
+    bytes.write(reference, referenceAt, 'latin1');
+    const end = body.length;
+    let crc = 0xffff;
+    for (let i = 0; i < end; i += 1) crc = ((crc << 8) & 0xffff) ^ (CRC_TABLE[((crc >> 8) ^ (bytes[i] as number)) & 0xff] as number);
+    bytes[end] = HEX_UPPER.charCodeAt((crc >> 12) & 0xf);
+    bytes[end + 1] = HEX_UPPER.charCodeAt((crc >> 8) & 0xf);
+    bytes[end + 2] = HEX_UPPER.charCodeAt((crc >> 4) & 0xf);
+    bytes[end + 3] = HEX_UPPER.charCodeAt(crc & 0xf);
+    return bytes.toString('latin1', 0, end + CRC_TAG_LENGTH);
+  }
+  // Two branches rather than a destructured array of four (issue 14 round 3: no array per order).
+  const filled =
+    qrIdAt < referenceAt
+      ? body.slice(0, qrIdAt) + qrId + body.slice(qrIdAt + qrId.length, referenceAt) + reference + body.slice(referenceAt + reference.length)
+      : body.slice(0, referenceAt) + reference + body.slice(referenceAt + reference.length, qrIdAt) + qrId + body.slice(qrIdAt + qrId.length);
   return filled + crc16(filled);
 }
 
@@ -76,7 +128,8 @@ function makeTemplate(qr: MerchantQr, referenceLength: number): Template | null 
   if (qrIdAt < 0 || referenceAt < 0 || base.slice(qrIdAt, qrIdAt + QR_ID_A.length) !== QR_ID_A) return null;
   if (base.slice(referenceAt, referenceAt + referenceLength) !== referenceA) return null;
   const overlap = qrIdAt < referenceAt ? qrIdAt + QR_ID_A.length > referenceAt : referenceAt + referenceLength > qrIdAt;
-  return overlap ? null : { body: base, qrIdAt, referenceAt };
+  if (overlap) return null;
+  return { body: base, qrIdAt, referenceAt, bytes: PRINTABLE_ASCII.test(base) ? Buffer.from(base + '0'.repeat(CRC_TAG_LENGTH), 'latin1') : null };
 }
 
 function withoutCrc(payload: string): string {

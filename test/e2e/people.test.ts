@@ -8,9 +8,12 @@ import type { Page } from 'playwright-core';
 import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import { chargeAmount, sandboxPay } from '../support/sale-flow.ts';
 import { WAIT, assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, pressDigits, typeOnKeyboard, unlockSettings } from '../support/settings-screen.ts';
+import { enterPin, personTile, requireSignIn, signIn } from '../support/sign-in.ts';
 
 const skip = e2eUnavailable() ?? false;
 const MANAGER_PIN = '1234';
+const ANA = { name: 'Ana', pin: '1111' };
+const BETO = { name: 'Beto', pin: '2222' };
 
 async function openPeople(k: KioskBrowser): Promise<void> {
   await unlockSettings(k, MANAGER_PIN);
@@ -30,17 +33,6 @@ async function addCashier(page: Page, name: string, pin: string): Promise<void> 
   await page.getByTestId('person-row').nth(rows).waitFor(WAIT);
 }
 
-/** The sign-in screen's tile of exactly `name` ("Ana" is also inside "Manager"). */
-const tile = (page: Page, name: string) => page.getByTestId('person-tile').filter({ has: page.getByText(name, { exact: true }) });
-
-/** On the sign-in screen: tap the name's tile, type the PIN on the PIN pad, press Sign in. */
-async function signIn(page: Page, name: string, pin: string): Promise<void> {
-  await tile(page, name).click();
-  assert.equal(await page.locator('[data-testid="sign-in"] [data-pad="pin"]').count(), 1, 'the PIN pad, not the amount pad');
-  await pressDigits(page.getByTestId('sign-in'), pin);
-  await page.getByTestId('sign-in-enter').click();
-}
-
 /** Charges `keys`, lets the sandbox pay, and goes back to a new sale; the order's id. */
 async function sell(k: KioskBrowser, keys: string[]): Promise<string> {
   const id = await chargeAmount(k, keys);
@@ -57,8 +49,8 @@ test('issue 17: two cashiers sign in with their own PIN and sell; each order rec
   try {
     assert.ok((await k.core.api.setPin({ newPin: MANAGER_PIN })).ok);
     await openPeople(k);
-    await addCashier(page, 'Ana', '1111');
-    await addCashier(page, 'Beto', '2222');
+    await addCashier(page, ANA.name, ANA.pin);
+    await addCashier(page, BETO.name, BETO.pin);
     const people = await k.core.api.listPeople({});
     assert.ok(people.ok);
     assert.deepEqual(people.value.filter((p) => p.role === 'cashier').map((p) => [p.name, p.hasPin]), [['Ana', true], ['Beto', true]]);
@@ -84,21 +76,17 @@ test('issue 17: two cashiers sign in with their own PIN and sell; each order rec
     await page.getByTestId('sign-in').waitFor(WAIT);
     assert.equal(await page.getByTestId('charge').count(), 0, 'nobody sells before signing in');
     await k.screenshot('sign-in-es');
-    await tile(page, 'Ana').click();
-    await pressDigits(page.getByTestId('sign-in'), '9999');
-    await page.getByTestId('sign-in-enter').click();
+    await enterPin(page, { ...ANA, pin: '9999' }, 'sign-in-enter');
     await page.getByTestId('sign-in-error').waitFor(WAIT);
     assert.equal(await page.getByTestId('sign-in-error').textContent(), 'PIN incorrecto.');
     await page.getByTestId('sign-in-back').click();
-    await signIn(page, 'Ana', '1111');
-    await page.getByTestId('cashier-button').waitFor(WAIT);
+    await signIn(page, ANA);
     assert.match((await page.getByTestId('cashier-button').textContent()) ?? '', /Cajero\s*Ana/);
     const first = await sell(k, ['1', '0', '0']);
 
     // Two taps to switch: the header's cashier button, then the other name; then their PIN.
     await page.getByTestId('cashier-button').click();
-    await signIn(page, 'Beto', '2222');
-    await page.getByTestId('cashier-button').filter({ hasText: 'Beto' }).waitFor(WAIT);
+    await signIn(page, BETO);
     const second = await sell(k, ['2', '0', '0']);
 
     const listed = await k.core.api.listOrdersPage({});
@@ -131,15 +119,13 @@ for (const { width, height, language } of [
     try {
       assert.ok((await k.core.api.setPin({ newPin: MANAGER_PIN })).ok);
       assert.ok((await k.core.api.updateSettings({ pin: MANAGER_PIN, patch: { language } })).ok);
-      for (const [name, pin] of [['Ana', '1111'], ['Beto', '2222'], ['María José', '3333']] as const) {
-        assert.ok((await k.core.api.addPerson({ pin: MANAGER_PIN, person: { name, role: 'cashier', pin } })).ok);
-      }
       // Sign-in on before the page loads: the renderer reads who sells when it starts (the manager's own switch in
       // Settings is the first test's).
-      assert.ok((await k.core.api.updateDaySettings({ pin: MANAGER_PIN, patch: { signIn: 'required' } })).ok);
-      await page.reload();
-      await page.getByTestId('sign-in').waitFor(WAIT);
+      await requireSignIn(k, MANAGER_PIN, [ANA, BETO, { name: 'María José', pin: '3333' }]);
       await openPeople(k);
+      // The first manager, never renamed, reads in the kiosk's language (stored as "Manager": FIRST_MANAGER).
+      const manager = language === 'en' ? 'Manager' : 'Encargado';
+      assert.equal((await page.locator('[data-testid="person-row"][data-person="manager"] .name').textContent())?.trim(), manager);
       await assertAccessible(page, '[data-testid="settings-panel"]');
       await assertTouchTargets(page, '[data-testid="settings-panel"]');
       await assertNoHorizontalOverflow(page);
@@ -152,23 +138,21 @@ for (const { width, height, language } of [
 
       await page.locator('header nav a[href="#/sale"]').click();
       await page.getByTestId('person-tile').first().waitFor(WAIT);
+      assert.equal((await page.locator('[data-testid="person-tile"][data-person="manager"] .name').textContent())?.trim(), manager);
       await assertAccessible(page, '[data-testid="sign-in"]');
       await assertTouchTargets(page, 'body');
       await assertNoHorizontalOverflow(page);
       await k.screenshot(`sign-in-${lang}`);
-      await tile(page, 'Ana').click();
+      await personTile(page, ANA.name).click();
       await assertAccessible(page, '[data-testid="sign-in"]');
       await assertNoHorizontalOverflow(page);
       await k.screenshot(`sign-in-pin-${lang}`);
-      await pressDigits(page.getByTestId('sign-in'), '1111');
-      await page.getByTestId('shift-toggle').click();
+      await enterPin(page, ANA, 'shift-toggle', false);
       await page.getByTestId('shift-state').filter({ hasText: 'Ana' }).waitFor(WAIT);
       const shift = await k.core.api.currentShift({});
       assert.ok(shift.ok);
       assert.equal(shift.value?.openedBy.name, 'Ana', 'the shift records who opened it');
-      await pressDigits(page.getByTestId('sign-in'), '1111');
-      await page.getByTestId('sign-in-enter').click();
-      await page.getByTestId('cashier-button').waitFor(WAIT);
+      await signIn(page, ANA, false);
       await assertTouchTargets(page, 'header');
       await assertAccessible(page, 'header');
       await k.screenshot(`signed-in-${lang}`);

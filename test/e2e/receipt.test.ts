@@ -49,6 +49,8 @@ test('issue 6: #/receipt/<id> renders only that receipt: store, items, total, pa
     assert.equal(await k.page.getByTestId('receipt-order-id').textContent(), order.id);
     assert.match(text, new RegExp(order.reference));
     assert.match(text, /mesa 4/);
+    // issue 17 "one clock": the date and the time on the 24-hour clock, as printed receipts in es-AR are.
+    assert.match((await k.page.getByTestId('receipt-date').textContent()) ?? '', /^\d{1,2}\/\d{1,2}\/\d{2,4},? \d{2}:\d{2}$/);
     assert.equal(await k.page.getByTestId('receipt-item').count(), 2);
     const coffee = (await k.page.getByTestId('receipt-item').first().textContent()) ?? '';
     assert.match(coffee, /Cafe con leche/);

@@ -11,6 +11,8 @@ import { e2eUnavailable, SCREENSHOT_DIR, startKioskBrowser, type KioskBrowser } 
 import { paidOrder, press } from '../support/history-screen.ts';
 import { assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, WAIT } from '../support/settings-screen.ts';
 import { until } from '../integration/core/kiosk-cores.ts';
+import { assertFiguresFit, moveDayInput } from '../support/report-screen.ts';
+import { clockFor } from '../../renderer/src/lib/clock.ts';
 
 const unavailable = e2eUnavailable();
 const skip = unavailable ?? false;
@@ -62,7 +64,10 @@ test('issue 17: the day report shows the figures, closes with a number, prints, 
     assert.equal(await text(k.page, 'report-canceled'), '1');
     await assertTouchTargets(k.page, '[data-screen="Reports"]');
     await assertNoHorizontalOverflow(k.page);
+    await assertFiguresFit(k.page);
     await assertAccessible(k.page, '[data-screen="Reports"]');
+    // issue 17 review: the day picker shows the day; the report under it does not say it again (its paper does, below).
+    assert.equal(await k.page.getByTestId('report').getByTestId('report-date').count(), 0);
     await k.screenshot('reports-es');
 
     // Close and print: the manager PIN, then the number the core gave, on screen, in the list and on the paper.
@@ -82,6 +87,8 @@ test('issue 17: the day report shows the figures, closes with a number, prints, 
     const printed = (await k.page.evaluate('window.printed')) as Array<{ text: string; pageCss: string }>;
     assert.match(printed[0]?.text ?? '', new RegExp(`Reporte N.º ${number}`));
     assert.match(printed[0]?.text ?? '', /\$\s135,50/);
+    assert.ok(printed[0]?.text.includes(clockFor('es-AR').day(Date.now())), 'the paper carries its day');
+    assert.equal(await k.page.getByTestId('report').getByTestId('report-date').count(), 0, 'the screen still shows it once');
     assert.match(printed[0]?.pageCss ?? '', /size: 80mm \d+mm/);
     assert.equal(await k.page.getByTestId('report-close').count(), 0, 'a closed report is not closed again');
 
@@ -105,7 +112,7 @@ test('issue 17: the day report shows the figures, closes with a number, prints, 
   }
 });
 
-test('issue 17: at 1024x768 the report fits, and in English the figures read in English with "," as the CSV separator', { skip }, async () => {
+test('issue 17: at 1024x768 the report fits, up to 99,999,999.99, and in English the figures read in English with "," as the CSV separator', { skip }, async () => {
   const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
   try {
     await sellTheDay(k);
@@ -121,22 +128,54 @@ test('issue 17: at 1024x768 the report fits, and in English the figures read in 
     assert.equal(await text(k.page, 'report-paid-total'), 'ARS 165.50');
     assert.equal(await text(k.page, 'report-net-total'), 'ARS 135.50');
     assert.equal(await k.page.getByTestId('export-comma').isChecked(), true, "',' is the default in en");
-    // The previous day has nothing; the next day button comes back to today.
-    await k.page.getByTestId('report-prev').click();
+    // Yesterday has nothing; the day after comes back to today, which has no day after it.
+    await k.page.getByTestId('report-yesterday').click();
     await k.page.getByTestId('report-empty').waitFor(WAIT);
-    await k.page.getByTestId('report-next').click();
+    await k.page.getByTestId('report-day-after').click();
     await k.page.locator('[data-testid="report-currency"][data-currency="ARS"]').waitFor(WAIT);
+    assert.ok(await k.page.getByTestId('report-day-after').isDisabled(), 'no report of a day after today');
+    assert.equal(await k.page.getByTestId('report-today').getAttribute('aria-pressed'), 'true');
+
+    // The largest day a report must show whole: 99,999,999.99 paid (a sale of 99,999,834.49 more).
+    await paidOrder(k, '99999834.49');
+    await k.page.reload();
+    await k.page.getByTestId('reports').click();
+    await k.page.getByTestId('report-paid-total').filter({ hasText: '99,999,999.99' }).waitFor(WAIT);
+    assert.equal(await text(k.page, 'report-net-total'), 'ARS 99,999,969.99');
     await assertTouchTargets(k.page, '[data-screen="Reports"]');
     await assertNoHorizontalOverflow(k.page);
+    await assertFiguresFit(k.page);
     await k.screenshot('reports-en');
-    // The other window sizes a counter PC has (landscape full HD, a portrait totem), looked at after a run.
-    for (const size of [{ width: 1920, height: 1080 }, { width: 1080, height: 1920 }]) {
+    // The other window sizes a counter PC has (1366 wide, landscape full HD, a portrait totem), looked at after a run.
+    for (const size of [{ width: 1366, height: 768 }, { width: 1920, height: 1080 }, { width: 1080, height: 1920 }]) {
       await k.page.setViewportSize(size);
       await assertTouchTargets(k.page, '[data-screen="Reports"]');
       await assertNoHorizontalOverflow(k.page);
+      await assertFiguresFit(k.page);
       await k.page.screenshot({ path: join(SCREENSHOT_DIR, `reports-en-${size.width}x${size.height}.png`), fullPage: true });
     }
     await k.page.setViewportSize({ width: 1024, height: 768 });
+
+    // The export's range: never after today, To never before From (From moved past it takes it along), at most 31 days.
+    assert.ok(await k.page.getByTestId('export-to-day-after').isDisabled(), 'no export to a day after today');
+    await k.page.getByTestId('export-from-day-before').click();
+    await k.page.getByTestId('export-from-day-before').click();
+    assert.ok(await k.page.getByTestId('export-to-day-before').isEnabled(), 'To can go back to From');
+    await k.page.getByTestId('export-to-day-before').click();
+    await k.page.getByTestId('export-to-day-before').click();
+    assert.equal(await k.page.getByTestId('export-to-day').getAttribute('data-day'), await k.page.getByTestId('export-from-day').getAttribute('data-day'));
+    assert.ok(await k.page.getByTestId('export-to-day-before').isDisabled(), 'To is never before From');
+    await k.page.getByTestId('export-from-day-after').click();
+    assert.equal(await k.page.getByTestId('export-to-day').getAttribute('data-day'), await k.page.getByTestId('export-from-day').getAttribute('data-day'), 'From takes To along');
+    await moveDayInput(k.page, 'export-to', 1);
+    await moveDayInput(k.page, 'export-from', -40);
+    await k.page.getByTestId('export-range-error').waitFor(WAIT);
+    assert.equal(await text(k.page, 'export-range-error'), 'At most 31 days at a time: bring From and To closer.');
+    assert.ok(await k.page.getByTestId('export-csv').isDisabled(), 'a range the core refuses is not sent');
+    await k.screenshot('reports-export-range-en');
+    await moveDayInput(k.page, 'export-from', 20);
+    assert.equal(await k.page.getByTestId('export-range-error').count(), 0);
+    assert.ok(await k.page.getByTestId('export-csv').isEnabled());
     await k.page.getByTestId('export-csv').click();
     await k.page.getByTestId('report-pin-dialog').waitFor(WAIT);
     await assertAccessible(k.page, '[data-testid="report-pin-dialog"]');

@@ -4,8 +4,9 @@
 // STAND-IN for the Electron shell's updater (Playwright's page.route), the one part that cannot run here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2eUnavailable, startKioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
-import { WAIT, assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, openTab, unlockSettings } from '../support/settings-screen.ts';
+import { join } from 'node:path';
+import { e2eUnavailable, startKioskBrowser, REVIEW_SIZES, SCREENSHOT_DIR } from '../support/kiosk-browser.ts';
+import { WAIT, assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, clearKeyboardField, openTab, typeOnKeyboard, unlockSettings } from '../support/settings-screen.ts';
 import type { UpdateStatus } from '../../shared/update-api.ts';
 
 const skip = e2eUnavailable() ?? false;
@@ -20,6 +21,8 @@ test('issue 18: the web shell shows its version and that it does not update itse
     const state = k.page.getByTestId('update-state');
     await state.waitFor(WAIT);
     assert.equal(await state.getAttribute('data-phase'), 'off');
+    // issue 18 review: what is true of this window, and what an address would do (none is set yet).
+    assert.match((await state.textContent()) ?? '', /^Esta ventana no instala actualizaciones\. Para que la app del kiosco instalada las instale, configure una dirección/);
     assert.match((await k.page.getByTestId('update-version').textContent()) ?? '', /\d+\.\d+\.\d+/);
     assert.equal(await k.page.getByTestId('update-now').count(), 0, 'nothing to ask for');
   } finally {
@@ -56,5 +59,71 @@ test('issue 18: a downloaded update says what it waits for; "Update now" asks th
     } finally {
       await k.close();
     }
+  }
+});
+
+test('issue 18: the manager sets the update address and a maintenance window across midnight; both persist; bad input is refused in words', { skip }, async () => {
+  const k = await startKioskBrowser({ locale: 'es-AR' });
+  try {
+    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
+    await unlockSettings(k, '1234');
+    await openTab(k, 'account');
+    const page = k.page;
+
+    // The address: plain http:// to another machine is refused before anything is sent, in the cashier's language.
+    await page.getByTestId('update-feed-edit').click();
+    await typeOnKeyboard(page, 'update-feed-input', 'http://updates.example/kiosk/');
+    await page.getByTestId('update-feed-save').click();
+    assert.match((await page.getByTestId('update-feed-problem').textContent()) ?? '', /https:\/\/.*solo para esta computadora/);
+    await clearKeyboardField(page, 'update-feed-input');
+    await typeOnKeyboard(page, 'update-feed-input', 'https://updates.example/kiosk/');
+    await page.getByTestId('update-feed-save').click();
+    await page.getByTestId('update-feed').filter({ hasText: 'https://updates.example/kiosk/' }).waitFor(WAIT);
+    // With an address set the web shell's window never says "no se actualiza": the installed app does, from it.
+    await page.getByTestId('update-state').filter({ hasText: 'Esta ventana no instala actualizaciones; la app del kiosco instalada sí, desde la dirección' }).waitFor(WAIT);
+
+    // The window, 03:00-05:00 by default: an end equal to the start is refused; 23:00-01:00 crosses midnight and is kept.
+    const tap = async (testid: string, times: number): Promise<void> => {
+      for (let i = 0; i < times; i += 1) await page.getByTestId(testid).click();
+    };
+    assert.equal(await page.getByTestId('window-0').textContent(), '03:00');
+    assert.equal(await page.getByTestId('window-1').textContent(), '05:00');
+    await tap('window-1-down', 4);
+    await page.getByTestId('window-save').click();
+    await page.getByTestId('settings-error').filter({ hasText: 'otra hora' }).waitFor(WAIT);
+    await tap('window-1-down', 4);
+    await tap('window-0-down', 8);
+    assert.equal(await page.getByTestId('window-0').textContent(), '23:00');
+    assert.equal(await page.getByTestId('window-1').textContent(), '01:00');
+    await page.getByText('(día siguiente)').waitFor(WAIT);
+    await page.getByTestId('window-save').click();
+    await page.locator('[data-testid="window-save"]:disabled').waitFor(WAIT);
+    const stored = await k.core.api.getSettings({});
+    assert.ok(stored.ok);
+    assert.deepEqual([stored.value.updateFeedUrl, stored.value.maintenanceWindow], ['https://updates.example/kiosk/', '23:00-01:00']);
+
+    await assertTouchTargets(page, '[data-testid="update-section"]');
+    await assertAccessible(page, '[data-testid="settings-panel"]');
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await assertNoHorizontalOverflow(page);
+      await page.getByTestId('update-section').scrollIntoViewIfNeeded();
+      // k.screenshot names the file by the launch's viewport; this one was resized, so it is named here.
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `settings-update-fields-${viewport.width}x${viewport.height}.png`), fullPage: true });
+    }
+
+    // A reload (a restart of the screen) reads both back from the core.
+    await page.reload();
+    await unlockSettings(k, '1234');
+    await openTab(k, 'account');
+    assert.equal(await page.getByTestId('window-0').textContent(), '23:00');
+    // issue 15 "Manager language": once set, the address is behind Advanced / Diagnostics, one tap away.
+    const seen = await page.getByTestId('update-section').evaluate((el) => (el as unknown as { innerText: string }).innerText);
+    assert.doesNotMatch(seen, /https?:\/\//);
+    await page.getByTestId('update-diagnostics-toggle').click();
+    await page.getByTestId('update-feed').filter({ hasText: 'https://updates.example/kiosk/' }).waitFor(WAIT);
+    assert.equal(await page.getByTestId('window-1').textContent(), '01:00');
+  } finally {
+    await k.close();
   }
 });

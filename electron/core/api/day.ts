@@ -3,6 +3,8 @@ import { ok } from './guards.ts';
 import type { CoreServices } from './services.ts';
 import { buildZReport, type ReportOrder } from '../reports/z-report.ts';
 import { localIso, ordersCsv } from '../reports/orders-csv.ts';
+import { cleanChecksSchema, Reconciler, reportReads } from '../reports/reconcile.ts';
+import { SettingsRepo } from '../store/settings-repo.ts';
 import type { KioskApi, Result } from '../../../shared/kiosk-api.ts';
 import type { CurrentCashier, DayOutputs, PersonRef, ZReport } from '../../../shared/day-api.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
@@ -16,11 +18,22 @@ const MAX_RANGE_MS = 31 * 24 * 3600_000;
  * issue 17 "Close the day" (shared/day-api.ts): people and their PINs, signing in to sell, shifts, the Z report and the
  * CSV export. Every change is audited with the manager who approved it (the guard names them from their own PIN).
  */
-export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'clock'>): DayApi {
+export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'clock' | 'orders' | 'ordersRepo' | 'live' | 'db'>): DayApi {
   const { guarded } = deps.guards;
   const { day, audit, clock } = deps;
   const { people } = day;
   const now = () => new Date(clock.now()).toISOString();
+  // issue 17 "Reconciliation": the platform's answers are stored as the cashier's "check status" stores them (refresh:
+  // the platform's word replaces the row, and the screens hear of the change); the clean checks live in a settings row.
+  // The orders checked are the report's own reads (reconcile.ts ordersReportedIn), so what the check covers and what the
+  // report counts never drift apart.
+  const reconciler = new Reconciler({
+    orders: deps.orders,
+    reads: reportReads(day.reports, deps.ordersRepo),
+    store: (order) => void deps.live.tracker.apply({ order, source: 'refresh' }),
+    checks: new SettingsRepo(deps.db).kv('reconcile_checks', cleanChecksSchema),
+    now,
+  });
   const by = (manager: PersonRef | null) => (manager ? `manager:${manager.id}` : 'manager');
 
   const cashierView = (): CurrentCashier => {
@@ -47,7 +60,9 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
       orders = day.reports.ordersInRange(range.since, range.until);
       frame = { kind: 'day', ...range, shiftId: null };
     }
-    return ok(buildZReport({ ...frame, generatedAt: now(), number, closedBy, orders, pendingRefunds: day.reports.pendingRefunds(orders) }));
+    // issue 17: the sales by their creation, the refunds by when they were made in the range (reports-repo.ts refundsIn).
+    const report = buildZReport({ ...frame, generatedAt: now(), number, closedBy, orders, ...day.reports.refundsIn(frame.since, frame.until) });
+    return ok({ ...report, reconciled: reconciler.isReconciled(frame.since, frame.until) });
   };
 
   return {
@@ -130,6 +145,18 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
       audit.append({ actor: by(manager), action: 'orders.exported', subject: null, detail: { since: range.since, until: range.until, rows: orders.length } });
       const fileName = `orders-${localIso(range.since).slice(0, 10)}-${localIso(new Date(Date.parse(range.until) - 1).toISOString()).slice(0, 10)}.csv`;
       return ok({ csv: ordersCsv(orders, input.separator, localIso), rows: orders.length, fileName });
+    }),
+    checkDay: guarded('checkDay', { connected: true }, async (input) => {
+      const range = rangeOf(input.since, input.until);
+      if (range === null) return { ok: false, error: kioskError('invalid_range') };
+      return ok(await reconciler.check(range.since, range.until));
+    }),
+    applyPlatformState: guarded('applyPlatformState', { pin: true, connected: true }, async (input, { manager }) => {
+      const range = rangeOf(input.since, input.until);
+      if (range === null) return { ok: false, error: kioskError('invalid_range') };
+      const { applied, result } = await reconciler.apply(range.since, range.until, input.orderIds);
+      audit.append({ actor: by(manager), action: 'orders.reconciled', subject: null, detail: { since: range.since, until: range.until, orders: applied } });
+      return ok(result);
     }),
   };
 }

@@ -31,6 +31,7 @@ export function historyApi(
       if (input.before) query.before = readCursor(input.before);
       if (input.cashierId) query.cashierId = input.cashierId;
       if (input.shiftId) query.shiftId = input.shiftId;
+      if (input.status) query.status = input.status;
       const page = ordersRepo.page(query);
       return ok({ orders: views(page.orders), next: page.next ? writeCursor(page.next) : null });
     }),

@@ -11,7 +11,7 @@ type SettingsApi = Pick<KioskApi, 'getSettings' | 'updateSettings' | 'setPin' | 
 /** The kiosk's settings and the manager PIN that guards them (issue 5 settings, issue 12 PIN). */
 export function settingsApi(deps: CoreServices): SettingsApi {
   const { guarded } = deps.guards;
-  const { launch, settingsKv, vault, pin, audit } = deps;
+  const { launch, settingsKv, vault, audit } = deps;
 
   const settingsView = (): KioskSettings => kioskSettingsView(deps);
 
@@ -29,6 +29,12 @@ export function settingsApi(deps: CoreServices): SettingsApi {
       // the relay URL's rule in settings/kiosk-settings.ts).
       if (patch.updateFeedUrl && relayUrlProblem(patch.updateFeedUrl)) {
         return { ok: false, error: kioskError('invalid_input', 'The update feed URL must start with https:// (plain http:// only for this machine).') };
+      }
+      // issue 18: the contract's pattern checks "HH:MM-HH:MM"; a window that starts and ends at the same minute is no
+      // window at all (the updater's parseMaintenanceWindow reads it as none), so it is refused here, not kept unusable.
+      if (patch.maintenanceWindow !== undefined) {
+        const [start, end] = patch.maintenanceWindow.split('-');
+        if (start === end) return { ok: false, error: kioskError('invalid_input', 'The maintenance window must end at another time than it starts (an end before the start crosses midnight).') };
       }
       if (patch.countryCode !== undefined && deps.training) {
         if (patch.countryCode !== deps.settings().countryCode) return { ok: false, error: kioskError('training_fixed') };
@@ -52,13 +58,15 @@ export function settingsApi(deps: CoreServices): SettingsApi {
       return ok(settingsView());
     }),
     setPin: guarded('setPin', {}, async (input) => {
-      const result = await pin.set(input.newPin, input.currentPin);
+      // issue 17: through the people, who refuse a PIN another manager has (a manager is known by their PIN).
+      const result = await deps.day.people.setFirstManagerPin(input.newPin, input.currentPin);
       if (!result.ok) {
         const message = {
           invalid_pin: 'A PIN is 4 to 8 digits.',
           current_pin_required: 'Changing the PIN needs the current one.',
           wrong_pin: 'The current PIN is not right.',
           locked: 'Too many wrong PINs; try again later.',
+          pin_taken: 'Another manager has this PIN; choose another.',
         }[result.reason];
         return { ok: false, error: kioskError(result.reason === 'locked' ? 'pin_locked' : result.reason, message) };
       }

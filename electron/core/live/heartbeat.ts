@@ -14,6 +14,17 @@ import projectPackage from '../../../package.json' with { type: 'json' };
 // What it sends is shared/schemas/heartbeat.ts and nothing else: no amount, no key, token or PIN.
 
 export const HEARTBEAT_INTERVAL_MS = 60_000;
+/** The longest wait between heartbeats to a relay that keeps failing (issue 14 "Idle": back off, do not hammer it). */
+export const HEARTBEAT_MAX_BACKOFF_MS = 15 * 60_000;
+
+/**
+ * How long after the last of `failures` failed heartbeats in a row the next one is sent (issue 14 "Idle"): the interval
+ * after one, then twice as long after each more, up to HEARTBEAT_MAX_BACKOFF_MS.
+ */
+export function heartbeatBackoffMs(failures: number, intervalMs: number): number {
+  if (failures <= 1) return intervalMs;
+  return Math.min(intervalMs * 2 ** Math.min(failures - 1, 30), Math.max(HEARTBEAT_MAX_BACKOFF_MS, intervalMs));
+}
 
 export interface HeartbeatOptions {
   /** The relay in force now (URL and kiosk key), or null: no heartbeat is sent without one. */
@@ -39,6 +50,8 @@ export type HeartbeatResult = { sent: true } | { sent: false; reason: 'no_relay'
 /**
  * Sends the heartbeat at start() and every intervalMs until stop(). A failed one is logged (once per kind of failure
  * in a row, never the key) and simply replaced by the next: nothing queues up, the relay only keeps the latest.
+ * issue 14 "Idle": after failures in a row the next is sent later each time (heartbeatBackoffMs); meanwhile a tick
+ * builds no body and makes no request. A change of relay URL or key, or a success, ends the backing off.
  */
 export class HeartbeatSender {
   readonly #o: HeartbeatOptions;
@@ -47,6 +60,10 @@ export class HeartbeatSender {
   #inFlight: Promise<HeartbeatResult> | null = null;
   readonly #abort = new AbortController();
   #lastFailure: string | null = null;
+  /** Heartbeats failed in a row, to the relay #failedRelay names; when the next may be sent (clock time). */
+  #failures = 0;
+  #failedRelay = '';
+  #nextAttemptAt = 0;
 
   constructor(options: HeartbeatOptions) {
     this.#o = options;
@@ -105,6 +122,10 @@ export class HeartbeatSender {
       result = { sent: false, reason: 'network' };
     }
     const failure = result.sent ? null : `${result.reason}:${result.status ?? ''}`;
+    const relayId = `${relay.url}\u0000${relay.key}`;
+    this.#failures = result.sent ? 0 : relayId === this.#failedRelay ? this.#failures + 1 : 1;
+    this.#failedRelay = relayId;
+    this.#nextAttemptAt = this.#o.clock.now() + heartbeatBackoffMs(this.#failures, this.#o.intervalMs ?? HEARTBEAT_INTERVAL_MS);
     if (failure !== null && failure !== this.#lastFailure && !this.#abort.signal.aborted) {
       this.#o.logger.warn('the heartbeat to the relay failed', { reason: result.sent ? null : result.reason, status: result.sent ? null : (result.status ?? null) });
     }
@@ -112,10 +133,22 @@ export class HeartbeatSender {
     return result;
   }
 
+  /**
+   * What the timer does each interval: a heartbeat, unless the last ones failed and the relay is the same and its
+   * backoff has not run out (then null: nothing is built or sent).
+   */
+  beatIfDue(): Promise<HeartbeatResult> | null {
+    if (this.#failures > 0 && this.#o.clock.now() < this.#nextAttemptAt) {
+      const relay = this.#o.relay();
+      if (relay === null || `${relay.url}\u0000${relay.key}` === this.#failedRelay) return null;
+    }
+    return this.beat();
+  }
+
   start(): void {
     if (this.#timer || this.#abort.signal.aborted) return;
     void this.beat();
-    this.#timer = setInterval(() => void this.beat(), this.#o.intervalMs ?? HEARTBEAT_INTERVAL_MS);
+    this.#timer = setInterval(() => void this.beatIfDue(), this.#o.intervalMs ?? HEARTBEAT_INTERVAL_MS);
     this.#timer.unref();
   }
 

@@ -16,13 +16,27 @@ import { kioskError } from '../../../shared/kiosk-errors.ts';
 
 // issue 17 "Close the day": the services behind api/day.ts and the recording of who sold (api/sale.ts), built once by
 // compose. A shift left open past DaySettings.shiftMaxHours (48 h by default, as the platform's own app) is closed by
-// the kiosk with a note: at start, every SHIFT_CHECK_MS, and whenever the current shift is asked for.
+// the kiosk with a note: at start, whenever the current shift is asked for, and by a timer set for the moment the open
+// shift reaches its limit (issue 14 "Idle": a wakeup when there is something to close, not a poll; without an open
+// shift the timer looks every SHIFT_CHECK_MS, since a shift may be opened without asking for the current one after).
 
 export const DAY_SETTINGS_DEFAULTS: DaySettings = { signIn: 'off', shiftMaxHours: 48 };
 const daySettingsSchema = z.object({ signIn: z.enum(['required', 'off']), shiftMaxHours: z.number().int().min(1).max(168) }).partial();
 const signedInSchema = z.object({ personId: z.string().min(1), since: z.string() });
-/** How often a running kiosk looks for a shift left open too long. */
+/** How often a running kiosk with no shift open looks for one (a shift open is checked when it reaches its limit). */
 export const SHIFT_CHECK_MS = 10 * 60_000;
+/** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days); a later deadline is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * When to look next for a shift left open too long (issue 14 "Idle"): when the open shift reaches maxHours (at once if
+ * it has), or after SHIFT_CHECK_MS when none is open.
+ */
+export function nextShiftCheckMs(open: Pick<Shift, 'openedAt'> | null, maxHours: number, now: number): number {
+  if (open === null) return SHIFT_CHECK_MS;
+  const due = Date.parse(open.openedAt) + maxHours * 3600_000 - now;
+  return Number.isNaN(due) ? SHIFT_CHECK_MS : Math.min(Math.max(due, 0), MAX_TIMER_MS);
+}
 
 export interface DayServices {
   /** The manager PIN as it always was (the settings row manager_pin): the first manager's (people.ts). */
@@ -41,6 +55,14 @@ export interface DayServices {
    * sign_in_required when the settings require a cashier and nobody is signed in.
    */
   seller(): Result<{ cashier: PersonRef | null; shiftId: string | null }>;
+  /**
+   * Who sold at `at` (epoch ms), and in which shift, as far as the kiosk can tell afterwards: crash recovery's orders,
+   * whose create was stored before it was sent but never answered (recovery.ts). The cashier signed in now, when they
+   * have been since before `at` (a sign-in or sign-out since would have replaced or removed the signed-in row, and then
+   * nobody is known: null); the shift that was open at `at` (one at a time, so the last opened before it, if not yet
+   * closed then).
+   */
+  sellerAt(at: number): { cashier: PersonRef | null; shiftId: string | null };
   start(): void;
   stop(): void;
 }
@@ -78,11 +100,36 @@ export async function composeDay(o: { store: KioskStore; vault: TokenVault; cloc
   });
   const shifts = new ShiftsRepo(store.db);
   const settings = (): DaySettings => ({ ...DAY_SETTINGS_DEFAULTS, ...(kv.get() ?? {}) });
-  let timer: ReturnType<typeof setInterval> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the timer fires (clock time), or null when stopped. */
+  let timerAt: number | null = null;
+
+  const check = () => {
+    try {
+      closeStaleShift();
+    } catch (error) {
+      o.logger.warn('the open shift could not be checked', { error: error instanceof Error ? error.name : 'unknown' });
+      // Not the "at once" a stale shift asked for, which would fail again in a loop.
+      arm(SHIFT_CHECK_MS, true);
+    }
+  };
+  /** Sets the timer to fire in delayMs, unless it is stopped or (not forced) already fires sooner. */
+  const arm = (delayMs: number, force = false) => {
+    if (timerAt === null || (!force && timerAt <= clock.now() + delayMs)) return;
+    if (timer !== null) clearTimeout(timer);
+    timerAt = clock.now() + delayMs;
+    timer = setTimeout(() => {
+      timerAt = Number.POSITIVE_INFINITY;
+      check();
+    }, delayMs);
+    timer.unref?.();
+  };
 
   const closeStaleShift = (): Shift | null => {
     const open = shifts.current();
     const maxHours = settings().shiftMaxHours;
+    // Every look (the timer's, a sale's, a screen's) sets the timer for the shift it sees, e.g. one opened since.
+    arm(nextShiftCheckMs(open, maxHours, clock.now()));
     if (open === null || clock.now() - Date.parse(open.openedAt) < maxHours * 3600_000) return null;
     const closed = shifts.close(open.id, new Date(clock.now()).toISOString(), null, `Closed by the kiosk: open longer than ${maxHours} h.`, true);
     audit.append({ actor: 'kiosk', action: 'shift.auto_closed', subject: open.id, detail: { maxHours } });
@@ -107,21 +154,22 @@ export async function composeDay(o: { store: KioskStore; vault: TokenVault; cloc
       closeStaleShift();
       return { ok: true, value: { cashier: signed ? { id: signed.person.id, name: signed.person.name } : null, shiftId: shifts.current()?.id ?? null } };
     },
+    sellerAt: (at) => {
+      const signed = people.current();
+      const cashier = signed !== null && Date.parse(signed.since) <= at ? { id: signed.person.id, name: signed.person.name } : null;
+      const [shift] = shifts.list(new Date(at + 1).toISOString(), 1);
+      const shiftId = shift !== undefined && (shift.closedAt === null || Date.parse(shift.closedAt) > at) ? shift.id : null;
+      return { cashier, shiftId };
+    },
     start() {
-      const check = () => {
-        try {
-          closeStaleShift();
-        } catch (error) {
-          o.logger.warn('the open shift could not be checked', { error: error instanceof Error ? error.name : 'unknown' });
-        }
-      };
+      if (timerAt !== null) return;
+      timerAt = Number.POSITIVE_INFINITY;
       check();
-      timer = setInterval(check, SHIFT_CHECK_MS);
-      timer.unref?.();
     },
     stop() {
-      if (timer !== null) clearInterval(timer);
+      if (timer !== null) clearTimeout(timer);
       timer = null;
+      timerAt = null;
     },
   };
 }

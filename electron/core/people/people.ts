@@ -1,4 +1,4 @@
-import { ManagerPin, hashPin, type PinStore, type PinVerifyResult } from '../pin.ts';
+import { ManagerPin, hashPin, type PinSetResult, type PinStore, type PinVerifyResult } from '../pin.ts';
 import { PepperedPin, type PinPepper } from '../pin-pepper.ts';
 import { FIRST_MANAGER_ID, type PeopleRepo, type PersonRow } from '../store/people-repo.ts';
 import type { KeyValue } from '../store/settings-repo.ts';
@@ -109,6 +109,25 @@ export class People {
     if (change.pin !== undefined) this.#store(row).save(hashPin(change.pin, await this.#o.pepper.readOrCreate()));
     const updated = this.find(id) as PersonRow;
     return { ok: true, value: { id, name: updated.name, role: updated.role, hasPin: this.#pin(updated).isSet() } };
+  }
+
+  /**
+   * setPin: the first manager's PIN, set at the account's first connection or changed with the current one (pin.ts
+   * ManagerPin.set's answers), and pin_taken when another manager has the new PIN (a manager is known by their PIN, as in
+   * add and update). The current PIN is checked first, a wrong one counted and a lockout honoured, so only someone who
+   * knows it learns that a number is another manager's PIN; set then checks it again (one more scrypt, on success only)
+   * and keeps its own rules and pepper. A first manager without a PIN while another manager has one (theirs was
+   * forgotten) is given one only with a manager's PIN: otherwise anyone could make themselves a manager.
+   */
+  async setFirstManagerPin(newPin: string, currentPin?: string): Promise<PinSetResult | { ok: false; reason: 'pin_taken' }> {
+    const pin = new PepperedPin(new ManagerPin(this.#o.firstManagerPin, this.#o.clock), this.#o.pepper);
+    if (pin.isSet() || this.isSet()) {
+      if (currentPin === undefined) return { ok: false, reason: 'current_pin_required' };
+      const check = pin.isSet() ? await pin.verify(currentPin) : await this.verify(currentPin);
+      if (!check.ok) return check.reason === 'not_set' ? { ok: false, reason: 'current_pin_required' } : check;
+    }
+    if (await this.#managerPinTaken(newPin, FIRST_MANAGER_ID)) return { ok: false, reason: 'pin_taken' };
+    return pin.set(newPin, currentPin);
   }
 
   /** Removes a person (their past sales keep their name); signs them out. last_manager for the last manager. */

@@ -13,9 +13,20 @@ export interface ReportOrder {
   cashier: PersonRef | null;
 }
 
-/** A refund in the outbox (queued or being sent) of one of the report's orders; amountMinor null for a full refund. */
+/**
+ * An order with refunds the platform accepted within the report's range (issue 17: a till closes on the money that moved
+ * that day, so a refund belongs to the report of when it was made, whoever's and whenever the sale was). `refundIds`: which
+ * of its refunds; the others were made in another range. The order comes whole: whether a refund is the full one depends
+ * on the refunds before it.
+ */
+export interface ReportRefunds {
+  order: Order;
+  refundIds: ReadonlySet<string>;
+}
+
+/** A refund asked within the range and waiting in the outbox (queued or being sent); amountMinor null for a full refund. */
 export interface PendingRefund {
-  orderId: string;
+  order: Order;
   amountMinor: number | null;
 }
 
@@ -27,8 +38,10 @@ export interface ZReportInput {
   generatedAt: string;
   number: number | null;
   closedBy: PersonRef | null;
-  /** Oldest first. */
+  /** The sales: the orders created in the range (a shift's: sold in it), oldest first. */
   orders: ReportOrder[];
+  /** The refunds made in the range, of any order. */
+  refunds: ReportRefunds[];
   pendingRefunds: PendingRefund[];
 }
 
@@ -53,47 +66,51 @@ interface Block {
 /** The report of `input`'s orders (see shared/day-api.ts ZReport for what each figure means). */
 export function buildZReport(input: ZReportInput): ZReport {
   const blocks = new Map<Currency, Block>();
-  const openOrders: ReportOpenOrder[] = [];
-  const pendingByOrder = new Map<string, PendingRefund[]>();
-  for (const pending of input.pendingRefunds) pendingByOrder.set(pending.orderId, [...(pendingByOrder.get(pending.orderId) ?? []), pending]);
+  const blockOf = (currency: Currency): Block => getOr(blocks, currency, newBlock);
+  // Not final at closing time: awaiting payment (a sale of the range) or with a refund in progress (one of its refunds).
+  const open = new Map<string, ReportOpenOrder>();
+  const listOpen = (order: Order) => {
+    if (isFinalOrder(order)) return;
+    open.set(order.id, { id: order.id, externalReference: order.external_reference, status: order.status, amount: order.total_amount, currency: order.currency, createdDate: order.created_date });
+  };
 
+  // Sales, canceled and expired: by the order's creation.
   for (const { order, cashier } of input.orders) {
-    const currency = order.currency;
-    const block = blocks.get(currency) ?? newBlock();
-    blocks.set(currency, block);
-    const minor = (text: string) => toMinor(text, currency, order.id);
-    if (!isFinalOrder(order)) {
-      openOrders.push({ id: order.id, externalReference: order.external_reference, status: order.status, amount: order.total_amount, currency, createdDate: order.created_date });
-    }
+    const block = blockOf(order.currency);
+    listOpen(order);
     if (order.status === 'canceled') block.canceled += 1;
     if (order.status === 'expired') block.expired += 1;
     if (!PAID_STATUSES.has(order.status)) continue;
-
-    const paid = order.transactions.payments.reduce((sum, p) => sum + minor(p.paid_amount ?? p.amount), 0);
+    const paid = paidMinor(order);
     add(block.paid, paid);
     add(getOr(block.byMethod, order.transactions.payments[0]?.payment_method?.type ?? 'unknown', () => ({ count: 0, minor: 0 })), paid);
     add(getOr(block.byCashier, cashier?.id ?? '', () => ({ count: 0, minor: 0, cashier })), paid);
+  }
 
-    // Confirmed refunds in the order the platform lists them: the one that brings the order to its whole paid amount
-    // is the full refund; the others are partial. A refund still processing is pending; a failed one refunded nothing.
+  // Refunds: by when they were made. In the order the platform lists an order's refunds, the one that brings it to its
+  // whole paid amount is the full refund and the others are partial, counting the refunds made in other ranges too. A
+  // refund still processing is pending; a failed one refunded nothing.
+  for (const { order, refundIds } of input.refunds) {
+    const block = blockOf(order.currency);
+    const paid = paidMinor(order);
     let refunded = 0;
-    let inFlight = 0;
     for (const refund of order.transactions.refunds ?? []) {
-      const amount = minor(refund.amount);
-      if (refund.status === 'processed') {
-        refunded += amount;
-        add(refunded === paid ? block.full : block.partial, amount);
-      } else if (refund.status === REFUND_IN_PROGRESS) {
-        inFlight += amount;
-        add(block.pending, amount);
-      }
+      const amount = toMinor(refund.amount, order.currency, order.id);
+      if (refund.status === 'processed') refunded += amount;
+      if (!refundIds.has(refund.id)) continue;
+      if (refund.status === 'processed') add(refunded === paid ? block.full : block.partial, amount);
+      else if (refund.status === REFUND_IN_PROGRESS) add(block.pending, amount);
     }
-    for (const pending of pendingByOrder.get(order.id) ?? []) {
-      // A full refund waiting refunds whatever is left when it goes out: what is left now.
-      const amount = pending.amountMinor ?? Math.max(0, paid - refunded - inFlight);
-      inFlight += amount;
-      add(block.pending, amount);
-    }
+    listOpen(order);
+  }
+  // A full refund waiting refunds whatever is left when it goes out: what is left now, after every refund of the order
+  // confirmed or in flight, whenever it was made, and the waiting ones before it.
+  const inFlight = new Map<string, number>();
+  for (const { order, amountMinor } of input.pendingRefunds) {
+    const before = inFlight.get(order.id) ?? settledOrProcessingMinor(order);
+    const amount = amountMinor ?? Math.max(0, paidMinor(order) - before);
+    inFlight.set(order.id, before + amount);
+    add(blockOf(order.currency).pending, amount);
   }
 
   const currencies: ReportCurrencyBlock[] = CURRENCIES.filter((c) => blocks.has(c)).map((currency) => {
@@ -110,7 +127,7 @@ export function buildZReport(input: ZReportInput): ZReport {
       refunded: formatAmount(refunded, currency),
       canceled: b.canceled,
       expired: b.expired,
-      net: formatAmount(b.paid.minor - refunded, currency),
+      net: signedAmount(b.paid.minor - refunded, currency),
     };
   });
 
@@ -124,8 +141,25 @@ export function buildZReport(input: ZReportInput): ZReport {
     closedBy: input.closedBy,
     reconciled: false,
     currencies,
-    openOrders,
+    openOrders: [...open.values()].sort((a, z) => (a.createdDate === z.createdDate ? (a.id < z.id ? -1 : 1) : a.createdDate < z.createdDate ? -1 : 1)),
   };
+}
+
+/** A day that refunds more than it sells (yesterday's sales refunded today) has a net below zero: "-43.00". */
+function signedAmount(minor: number, currency: Currency): string {
+  return minor < 0 ? `-${formatAmount(-minor, currency)}` : formatAmount(minor, currency);
+}
+
+/** What the customer paid for `order`, in minor units. */
+function paidMinor(order: Order): number {
+  return order.transactions.payments.reduce((sum, p) => sum + toMinor(p.paid_amount ?? p.amount, order.currency, order.id), 0);
+}
+
+/** The order's refunds confirmed or still processing, in minor units: what a full refund asked now no longer covers. */
+function settledOrProcessingMinor(order: Order): number {
+  return (order.transactions.refunds ?? [])
+    .filter((r) => r.status === 'processed' || r.status === REFUND_IN_PROGRESS)
+    .reduce((sum, r) => sum + toMinor(r.amount, order.currency, order.id), 0);
 }
 
 function newBlock(): Block {

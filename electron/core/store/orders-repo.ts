@@ -38,6 +38,8 @@ export interface OrderListQuery {
   cashierId?: string;
   /** issue 17: only the orders sold in this shift (orders.shift_id). */
   shiftId?: string;
+  /** issue 17 "History": only the orders in this status (shared/schemas/order.ts ORDER_STATUSES). */
+  status?: string;
 }
 
 /** Where a page of the newest-first listing ends: the last order's created_date and id (the orders_newest key). */
@@ -90,9 +92,9 @@ export const ORDERS_SQL = {
   nonFinalIds: 'SELECT orders.id, orders.status FROM open_orders CROSS JOIN orders ON orders.id = open_orders.id ORDER BY orders.created_date, orders.id',
 } as const;
 
-/** The statement text of `sql` (one of ORDERS_SQL) filtered by cashier or shift (./order-filters.ts). */
+/** The statement text of `sql` (one of ORDERS_SQL) filtered by cashier, shift or status (./order-filters.ts). */
 export function filteredSql(sql: string, filter: OrderFilter): string {
-  return sql === ORDERS_SQL.list ? filteredListSql(filter) : filteredSearchSql(sql);
+  return sql === ORDERS_SQL.list ? filteredListSql(filter) : filteredSearchSql(sql, filter);
 }
 
 /** Below this many orders holding a text, a reference search seeks them by the trigram index; from it, it scans. */
@@ -253,8 +255,8 @@ export class OrdersRepo {
       const date = storedDate('before', cursor.createdDate);
       if (date < beforeDate || (date === beforeDate && cursor.id < beforeId)) [beforeDate, beforeId] = [date, cursor.id];
     }
-    const filter = { cashierId: options.cashierId ?? null, shiftId: options.shiftId ?? null };
-    if (filter.cashierId !== null || filter.shiftId !== null) return this.#selectFiltered(options, { since, beforeDate, beforeId }, filter, limit);
+    const filter = { cashierId: options.cashierId ?? null, shiftId: options.shiftId ?? null, status: options.status ?? null };
+    if (filter.cashierId !== null || filter.shiftId !== null || filter.status !== null) return this.#selectFiltered(options, { since, beforeDate, beforeId }, filter, limit);
     const bounds = { since, beforeDate, beforeId };
     const query = options.query?.trim() ? options.query.trim() : null;
     if (query === null) return this.#list.all({ ...bounds, limit }).map(readRow);
@@ -269,7 +271,7 @@ export class OrdersRepo {
     return ids.map((id) => readRow(rows.get(id)));
   }
 
-  /** #select with a cashier or shift filter (filteredSql): the same bounds, searches and order. */
+  /** #select with a cashier, shift or status filter (filteredSql): the same bounds, searches and order. */
   #selectFiltered(options: OrderListQuery, bounds: { since: string; beforeDate: string; beforeId: string }, filter: OrderFilter, limit: number): StoredOrder[] {
     const query = options.query?.trim() ? options.query.trim() : null;
     const params = { ...bounds, ...filter, limit };

@@ -1,15 +1,24 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { DamagedRowError, readRow } from './order-rows.ts';
+import { newestFirst } from './order-filters.ts';
 import { decimalString } from '../../../shared/schemas/common.ts';
-import type { PendingRefund, ReportOrder } from '../reports/z-report.ts';
+import type { PendingRefund, ReportOrder, ReportRefunds } from '../reports/z-report.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
 import type { PersonRef, ReportSummary, ZReport } from '../../../shared/day-api.ts';
-import { CURRENCIES, parseAmount, type Currency } from '../../../shared/money.ts';
+import { CURRENCIES, parseAmount } from '../../../shared/money.ts';
 
 /**
  * What the Z report and the CSV read (issue 17), and the closed reports (migration 6). The orders of a day come from
  * orders_newest (created_date, id), a shift's from order_people_shift (shift_id, created_date, order_id): each reads its own rows
  * in order, never the year around them (issue 17 "Scale"; bench/history-scale.bench.ts measures the day report).
+ *
+ * Refunds go by when they were made, not by their sale (issue 17: a till closes on the money that moved that day). A
+ * refund the kiosk made is timed by its operation: when the platform answered it (done; updated_at never changes after)
+ * or, still waiting in the outbox, when it was asked (created_at). A refund the kiosk did not make (on the platform,
+ * learned from a webhook or a reconciliation) has no time of its own in the order: it takes the order's
+ * last_updated_date, the platform's time of the order's latest change, which a refund is. Both seek an index of
+ * migration 7 (operations_done_refunds, orders_refunds_updated), never the year's refunds.
  */
 export const REPORT_SQL = {
   range: `SELECT orders.*, p.cashier_id, p.cashier_name FROM orders LEFT JOIN order_people AS p ON p.order_id = orders.id
@@ -17,8 +26,20 @@ export const REPORT_SQL = {
   shift: `SELECT orders.*, p.cashier_id, p.cashier_name FROM order_people AS p CROSS JOIN orders ON orders.id = p.order_id
     WHERE p.shift_id = @shiftId ORDER BY p.created_date, p.order_id`,
   cashiers: 'SELECT order_id, cashier_id, cashier_name FROM order_people WHERE order_id IN (SELECT value FROM json_each(@ids)) AND cashier_id IS NOT NULL',
+  refundedOrders: `SELECT order_id AS id FROM operations INDEXED BY operations_done_refunds
+      WHERE kind = 'refund' AND state = 'done' AND updated_at >= @sinceMs AND updated_at < @untilMs AND order_id IS NOT NULL
+    UNION
+    SELECT id FROM orders
+      WHERE (CASE WHEN json_valid(body) THEN json_extract(body, '$.transactions.refunds[0].id') END) IS NOT NULL
+        AND last_updated_date >= @since AND last_updated_date < @until`,
+  ordersById: `SELECT * FROM orders WHERE id IN (SELECT value FROM json_each(@ids))`,
+  refundTimes: `SELECT op.order_id, op.updated_at, json_extract(refund.value, '$.id') AS refund_id
+    FROM operations AS op INDEXED BY operations_order, json_each(CASE WHEN json_valid(op.result) THEN op.result ELSE '{}' END, '$.transactions.refunds') AS refund
+    WHERE op.order_id IN (SELECT value FROM json_each(@ids)) AND op.kind = 'refund' AND op.state = 'done'
+    ORDER BY op.updated_at, op.rowid`,
   pendingRefunds: `SELECT order_id, amount FROM operations
-    WHERE kind = 'refund' AND state IN ('queued', 'sending') AND order_id IN (SELECT value FROM json_each(@ids))`,
+    WHERE kind = 'refund' AND state IN ('queued', 'sending') AND created_at >= @sinceMs AND created_at < @untilMs
+    ORDER BY created_at, rowid`,
 } as const;
 
 const attributionSchema = z.object({ cashier_id: z.string().nullable(), cashier_name: z.string().nullable() });
@@ -39,6 +60,9 @@ export class ReportsRepo {
   readonly #range: Database.Statement;
   readonly #shift: Database.Statement;
   readonly #pending: Database.Statement;
+  readonly #refundedOrders: Database.Statement;
+  readonly #ordersById: Database.Statement;
+  readonly #refundTimes: Database.Statement;
   readonly #cashiers: Database.Statement;
   readonly #insert: Database.Statement;
   readonly #list: Database.Statement;
@@ -49,6 +73,9 @@ export class ReportsRepo {
     this.#range = db.prepare(REPORT_SQL.range);
     this.#shift = db.prepare(REPORT_SQL.shift);
     this.#pending = db.prepare(REPORT_SQL.pendingRefunds);
+    this.#refundedOrders = db.prepare(REPORT_SQL.refundedOrders);
+    this.#ordersById = db.prepare(REPORT_SQL.ordersById);
+    this.#refundTimes = db.prepare(REPORT_SQL.refundTimes);
     this.#cashiers = db.prepare(REPORT_SQL.cashiers);
     this.#insert = db.prepare(
       `INSERT INTO reports (kind, since, until, shift_id, closed_at, closed_by_id, closed_by_name, body)
@@ -74,16 +101,49 @@ export class ReportsRepo {
     return new Map(rows.map((row) => [row.order_id, { id: row.cashier_id, name: row.cashier_name ?? '' }]));
   }
 
-  /** The refunds of `orders` waiting in the outbox (queued or being sent); amountMinor null for a full refund. */
-  pendingRefunds(orders: ReportOrder[]): PendingRefund[] {
-    const currency = new Map(orders.map((o) => [o.order.id, o.order.currency]));
-    const rows = this.#pending.all({ ids: JSON.stringify([...currency.keys()]) }) as Array<{ order_id: string; amount: string | null }>;
-    return rows.map((row) => {
-      if (row.amount === null) return { orderId: row.order_id, amountMinor: null };
-      const parsed = decimalString.safeParse(row.amount).success ? parseAmount(row.amount, currency.get(row.order_id) as Currency) : null;
-      if (!parsed?.ok) throw new DamagedRowError('operations', row.order_id, `refund amount ${row.amount}`);
-      return { orderId: row.order_id, amountMinor: parsed.minor };
+  /**
+   * The refunds made in [since, until) (until null: up to now, an open shift), of any order, whenever it was sold: the
+   * orders with refunds the platform accepted in the range, each with which ones, and the refunds asked in the range
+   * still waiting in the outbox (queued or being sent; amountMinor null for a full refund), oldest first. Throws
+   * DamagedRowError like OrdersRepo.
+   */
+  refundsIn(since: string, until: string | null): { refunds: ReportRefunds[]; pendingRefunds: PendingRefund[] } {
+    const range = { since, until: until ?? '~', sinceMs: Date.parse(since), untilMs: until === null ? Number.MAX_SAFE_INTEGER : Date.parse(until) };
+    const inRange = (ms: number) => ms >= range.sinceMs && ms < range.untilMs;
+
+    const refundedIds = (this.#refundedOrders.all(range) as Array<{ id: string }>).map((row) => row.id);
+    const made = new Map<string, number>();
+    const times = this.#refundTimes.all({ ids: JSON.stringify(refundedIds) }) as Array<{ order_id: string; updated_at: number; refund_id: unknown }>;
+    // The first answer that names a refund is the one that made it.
+    for (const row of times) if (typeof row.refund_id === 'string' && !made.has(row.refund_id)) made.set(row.refund_id, row.updated_at);
+    const refunds: ReportRefunds[] = [];
+    for (const order of this.#orders(refundedIds)) {
+      const elsewhere = Date.parse(order.last_updated_date);
+      const refundIds = new Set((order.transactions.refunds ?? []).filter((r) => inRange(made.get(r.id) ?? elsewhere)).map((r) => r.id));
+      if (refundIds.size > 0) refunds.push({ order, refundIds });
+    }
+
+    const rows = this.#pending.all(range) as Array<{ order_id: string | null; amount: string | null }>;
+    const orders = new Map(this.#orders(rows.flatMap((row) => (row.order_id === null ? [] : [row.order_id]))).map((order) => [order.id, order]));
+    const pendingRefunds = rows.flatMap((row): PendingRefund[] => {
+      // An outbox refund whose order the kiosk never stored has no currency to be counted in.
+      const order = row.order_id === null ? undefined : orders.get(row.order_id);
+      if (order === undefined) return [];
+      if (row.amount === null) return [{ order, amountMinor: null }];
+      const parsed = decimalString.safeParse(row.amount).success ? parseAmount(row.amount, order.currency) : null;
+      if (!parsed?.ok) throw new DamagedRowError('operations', order.id, `refund amount ${row.amount}`);
+      return [{ order, amountMinor: parsed.minor }];
     });
+    return { refunds, pendingRefunds };
+  }
+
+  /** The stored orders `ids`, oldest first (each once). */
+  #orders(ids: string[]): Order[] {
+    if (ids.length === 0) return [];
+    return this.#ordersById
+      .all({ ids: JSON.stringify([...new Set(ids)]) })
+      .map((raw) => readRow(raw).order)
+      .sort((a, z) => newestFirst(z, a));
   }
 
   /** Stores a closed report under the next number (never given before, AUTOINCREMENT) and answers it with that number. */

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { KioskCore, KioskCoreOptions } from '../kiosk-core.ts';
 import type { CoreServices } from '../api/services.ts';
 import { ok } from '../api/guards.ts';
-import { buildArchive } from './archive.ts';
 import { collectDiagnostics, type ConnectivityChange } from './diagnostics.ts';
 import type { KioskApi } from '../../../shared/kiosk-api.ts';
 import { SUPPORT_BUNDLE_DAYS } from '../../../shared/support-api.ts';
@@ -10,6 +9,9 @@ import { SUPPORT_BUNDLE_DAYS } from '../../../shared/support-api.ts';
 // issue 18 "Support bundle": the core of compose() with saveDiagnostics, and the connectivity history it reports
 // (kept in memory from the core's own connectivity.changed events: the core stores none). Kept here so that
 // compose.ts wires it in one expression.
+
+// issue 14 "cold start": the archive code and `tar` load when a manager saves a bundle, not at every start.
+const loadArchive = () => import('./archive.ts');
 
 /** The connectivity changes kept for the bundle; older ones are dropped first. */
 const HISTORY_LIMIT = 500;
@@ -40,6 +42,7 @@ export function withSupport(services: CoreServices, options: Pick<KioskCoreOptio
       secrets: () => core.secrets(),
     });
     const createdAt = new Date(services.clock.now()).toISOString();
+    const { buildArchive } = await loadArchive();
     const archive = await buildArchive(files, { bundle: 1, createdAt, days: SUPPORT_BUNDLE_DAYS, problems });
     const pos = services.settings().posId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 32) || 'kiosk';
     const fileName = `qr-kiosk-diagnostics-${pos}-${createdAt.replace(/[-:.]/g, '').slice(0, 15)}Z.tar.gz`;

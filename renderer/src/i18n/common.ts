@@ -369,6 +369,8 @@ const en = {
   'nav.history': 'History',
   'nav.settings': 'Settings',
   'training.badge': 'TRAINING — no real money',
+  // issue 17 review: the badge's visible word where the header is narrow (< 1280 px); the full text stays its name.
+  'training.short': 'TRAINING',
   // issue 15 "a page opened without its key says so": shown on load, full screen, before any action.
   'app.noKey.title': "This page needs the kiosk's link",
   'app.noKey.body': 'Open it from the kiosk window, or open the address the kiosk printed when it started (it ends in ?k=…).',
@@ -414,6 +416,7 @@ const es: Translation<typeof en> = {
   'nav.history': 'Historial',
   'nav.settings': 'Ajustes',
   'training.badge': 'MODO PRÁCTICA — sin dinero real',
+  'training.short': 'PRÁCTICA',
   'app.noKey.title': 'Esta página necesita el enlace del kiosco',
   'app.noKey.body': 'Ábrala desde la ventana del kiosco, o abra la dirección que mostró el kiosco al iniciarse (termina en ?k=…).',
   'coach.title': 'Su primera venta',
@@ -456,6 +459,7 @@ const pt: Translation<typeof en> = {
   'nav.history': 'Histórico',
   'nav.settings': 'Ajustes',
   'training.badge': 'MODO TREINO — sem dinheiro real',
+  'training.short': 'TREINO',
   'app.noKey.title': 'Esta página precisa do link do quiosque',
   'app.noKey.body': 'Abra-a pela janela do quiosque, ou abra o endereço que o quiosque mostrou ao iniciar (termina em ?k=…).',
   'coach.title': 'Sua primeira venda',

@@ -1,10 +1,17 @@
 import type { Lang, LanguageTable } from './words.ts';
+import type { Message } from './messages.ts';
 
 // issue 14 "cold start": the five areas' tables of the three languages were more than half of the first script. The
 // build makes one module per language (renderer/vite.config.ts, languageTables), so a display downloads the language
 // it shows, and another only when a manager switches to it. This module carries none of them: it loads them.
 
-const modules: Record<Lang, () => Promise<{ default: LanguageTable }>> = {
+/**
+ * A language as the build ships it (issue 5 budget, renderer/vite.config.ts messageIds): the messages of the keys it
+ * gave short ids, in id order, and the others by key. Joined, they are the table the bundle's literals look up.
+ */
+export type ShippedLanguage = readonly [byId: readonly Message[], byKey: Readonly<Record<string, Message>>];
+
+const modules: Record<Lang, () => Promise<{ default: ShippedLanguage }>> = {
   en: () => import('virtual:kiosk-language/en'),
   es: () => import('virtual:kiosk-language/es'),
   pt: () => import('virtual:kiosk-language/pt'),
@@ -27,8 +34,12 @@ export function loadLanguage(lang: Lang): Promise<LanguageTable> {
   if (!pending) {
     pending = modules[lang]().then(
       (module) => {
-        loaded.set(lang, module.default);
-        return module.default;
+        // The build made both halves from this language's table: joined, every key the bundle's literals name (an id
+        // where the build shortened it, the key itself elsewhere) is there, which is what LanguageTable promises them.
+        const [byId, byKey] = module.default;
+        const table = Object.assign({}, byId, byKey) as unknown as LanguageTable;
+        loaded.set(lang, table);
+        return table;
       },
       (error: unknown) => {
         loading.delete(lang);

@@ -23,8 +23,22 @@ export type Table = Readonly<Record<string, Message>>;
 export type Translation<E extends Table> = { readonly [K in keyof E]: E[K] extends string ? string : Plural };
 export type Params = Readonly<Record<string, string | number>>;
 
+/** What picks a plural form: Intl.PluralRules, or `pluralRules`' adjusted one. */
+export type PluralRules = Pick<Intl.PluralRules, 'select'>;
+
+/**
+ * The plural rules the kiosk's words follow for `locale`: CLDR's (Intl.PluralRules), except that zero takes the plural
+ * in Portuguese. CLDR puts 0 in pt's `one` ("0 venda"), but Brazilian readers expect "0 vendas" (issue 17 review);
+ * es and en already say "0 ventas", "0 sales".
+ */
+export function pluralRules(locale: string): PluralRules {
+  const rules = new Intl.PluralRules(locale);
+  if (!locale.startsWith('pt')) return rules;
+  return { select: (count) => (count === 0 ? 'other' : rules.select(count)) };
+}
+
 /** The form of `message` for `count` by the language's plural rules; a text has one form for every count. */
-export function pluralForm(message: Message, count: number, rules: Intl.PluralRules): string {
+export function pluralForm(message: Message, count: number, rules: PluralRules): string {
   if (typeof message === 'string') return message;
   return message[rules.select(count)] ?? message.other;
 }

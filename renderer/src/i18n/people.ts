@@ -34,6 +34,10 @@ const en = {
   'people.openShift': 'Open shift',
   'people.closeShift': 'Close shift',
   'people.shiftClosed': 'Shift closed at {time} by {name}.',
+  'people.noteAdd': 'Add a note',
+  'people.noteChange': 'Change the note',
+  'people.noteLabel': 'Note for closing the shift (optional)',
+  'people.note': 'Note: {note}',
 } satisfies Table;
 
 const es: Translation<typeof en> = {
@@ -68,6 +72,10 @@ const es: Translation<typeof en> = {
   'people.openShift': 'Abrir turno',
   'people.closeShift': 'Cerrar turno',
   'people.shiftClosed': 'Turno cerrado a las {time} por {name}.',
+  'people.noteAdd': 'Agregar una nota',
+  'people.noteChange': 'Cambiar la nota',
+  'people.noteLabel': 'Nota al cerrar el turno (opcional)',
+  'people.note': 'Nota: {note}',
 };
 
 const pt: Translation<typeof en> = {
@@ -102,6 +110,10 @@ const pt: Translation<typeof en> = {
   'people.openShift': 'Abrir turno',
   'people.closeShift': 'Fechar turno',
   'people.shiftClosed': 'Turno fechado às {time} por {name}.',
+  'people.noteAdd': 'Adicionar uma observação',
+  'people.noteChange': 'Alterar a observação',
+  'people.noteLabel': 'Observação ao fechar o turno (opcional)',
+  'people.note': 'Observação: {note}',
 };
 
 export const people = { en, es, pt };

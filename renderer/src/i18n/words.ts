@@ -1,6 +1,6 @@
 import type { Language } from '../../../shared/kiosk-names.ts';
 import type { English } from './translate.ts';
-import { fill, pluralForm, type Message, type Params, type Translation } from './messages.ts';
+import { fill, pluralForm, pluralRules, type Message, type Params, type PluralRules, type Translation } from './messages.ts';
 
 // The translator over any source of tables (issue 13 "Typed i18n"): the keys are typed by the English table, the
 // tables themselves come from the caller. i18n/translate.ts gives it every table at once (tests, the build); the
@@ -45,10 +45,10 @@ export const langOf = (locale: Language): Lang => (locale.startsWith('pt') ? 'pt
  * reads in the renderer).
  */
 export function translatorOver(locale: () => Language, tableOf: (lang: Lang) => LanguageTable): Translator {
-  const rulesByLocale = new Map<Language, Intl.PluralRules>();
-  const rulesOf = (current: Language): Intl.PluralRules => {
+  const rulesByLocale = new Map<Language, PluralRules>();
+  const rulesOf = (current: Language): PluralRules => {
     let rules = rulesByLocale.get(current);
-    if (!rules) rulesByLocale.set(current, (rules = new Intl.PluralRules(current)));
+    if (!rules) rulesByLocale.set(current, (rules = pluralRules(current)));
     return rules;
   };
   const format = (message: Message, params: Params): string => {

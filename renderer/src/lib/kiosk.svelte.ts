@@ -1,4 +1,6 @@
 import type { Connectivity, KioskEvent, KioskOrder, KioskSettings, OutboxItem, SessionState } from '../../../shared/kiosk-api.ts';
+import type { KioskApi, KioskMethod, Result } from '../../../shared/kiosk-api.ts';
+import { KIOSK_METHOD_NAMES } from '../../../shared/kiosk-names.ts';
 import type { Bridge } from './bridge.ts';
 import { i18n } from './i18n.svelte.ts';
 import { mergeOutbox } from './outbox-merge.ts';
@@ -14,24 +16,47 @@ export class KioskState {
   outbox = $state.raw<OutboxItem[]>([]);
   /** The newest state of every order an event or a call told us about, by id. */
   orders = $state.raw<Record<string, KioskOrder>>({});
+  /**
+   * issue 15 "a page opened without its key says so": set by the first answer refusing this launch's key
+   * (launch_secret_refused); App then shows one message saying what to do instead of screens that fail at each tap.
+   */
+  keyRefused = $state(false);
+  readonly bridge: Bridge;
 
-  constructor(readonly bridge: Bridge) {}
+  constructor(bridge: Bridge) {
+    const api = Object.fromEntries(
+      KIOSK_METHOD_NAMES.map((method: KioskMethod) => [
+        method,
+        async (input: unknown) => {
+          const result = (await (bridge.api[method] as (input: unknown) => Promise<Result<unknown>>)(input)) as Result<unknown>;
+          if (!result.ok && result.error.code === 'launch_secret_refused') this.keyRefused = true;
+          return result;
+        },
+      ]),
+    ) as unknown as KioskApi;
+    this.bridge = { api, subscribe: (listener) => bridge.subscribe(listener) };
+  }
 
+  /**
+   * The first reads. issue 14 "cold start": main.ts starts them with the page's first script, while the language loads
+   * and before the first mount, and what the keypad needs (the session, the settings and their language) is all they
+   * wait for: the outbox and the connectivity fill the status line when they answer (its height is fixed, issue 15,
+   * so nothing moves) and their events keep them current from here on.
+   */
   async init(): Promise<void> {
     this.bridge.subscribe((event) => this.apply(event));
-    const [session, settings, outbox, connectivity] = await Promise.all([
-      this.bridge.api.getSession({}),
-      this.bridge.api.getSettings({}),
-      this.bridge.api.listOutbox({}),
-      this.bridge.api.getConnectivity({}),
-    ]);
+    void this.bridge.api.getConnectivity({}).then((connectivity) => {
+      if (connectivity.ok) this.connectivity = connectivity.value;
+    });
+    void this.bridge.api.listOutbox({}).then((outbox) => {
+      if (outbox.ok) this.outbox = outbox.value;
+    });
+    const [session, settings] = await Promise.all([this.bridge.api.getSession({}), this.bridge.api.getSettings({})]);
     // The kiosk's language first (issue 14: its words load on demand), so the screens that wait for the session and
     // the settings appear in it, never in the default language for a moment.
     if (settings.ok) await i18n.use(settings.value.language);
-    if (connectivity.ok) this.connectivity = connectivity.value;
     if (session.ok) this.session = session.value;
     if (settings.ok) this.settings = settings.value;
-    if (outbox.ok) this.outbox = outbox.value;
   }
 
   remember(order: KioskOrder): void {

@@ -37,6 +37,9 @@ describe('people, shifts and the day report', () => {
     ids.carla = (await must(k.core.api.addPerson({ pin: PIN, person: { name: 'Carla', role: 'manager', pin: '3333' } }))).id;
     // A manager is known by their PIN: no two managers share one.
     await failsWith(k.core.api.addPerson({ pin: PIN, person: { name: 'Dora', role: 'manager', pin: '3333' } }), 'pin_taken');
+    // The first manager's PIN too (setPin), once the current one is given.
+    await failsWith(k.core.api.setPin({ currentPin: PIN, newPin: '3333' }), 'pin_taken');
+    await failsWith(k.core.api.setPin({ currentPin: '9999', newPin: '3333' }), 'wrong_pin');
     await failsWith(k.core.api.addPerson({ pin: '1111', person: { name: 'Eve', role: 'cashier', pin: '5555' } }), 'wrong_pin');
     const listed = await must(k.core.api.listPeople({}));
     assert.deepEqual(listed.map((p) => p.name), ['Manager', 'Ana', 'Bruno', 'Carla']);
@@ -121,6 +124,8 @@ describe('people, shifts and the day report', () => {
     assert.equal(again.number, 2);
     assert.equal(again.kind, 'shift');
     assert.deepEqual(again.currencies[0]?.paid, { count: 2, total: '145.50' });
+    // The shift is still open: its report has the refunds made since it opened, up to now.
+    assert.equal(again.currencies[0]?.refunded, '30.00');
     assert.deepEqual(await must(k.core.api.getReport({ number: 1 })), closed);
     assert.deepEqual((await must(k.core.api.listReports({}))).map((r) => r.number), [2, 1]);
     await failsWith(k.core.api.getReport({ number: 9 }), 'report_not_found');

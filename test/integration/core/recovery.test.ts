@@ -76,6 +76,22 @@ describe('recovery of creates', () => {
     assert.deepEqual(stack.ops.pendingCreates(), []);
   });
 
+  test('issue 17: the recovered order records who sold and the shift at the time its create was stored', async () => {
+    await h.request('POST', '/sandbox/faults', { body: { method: 'POST', path: '/v1/orders', kind: 'drop_after_commit', rate: 1 } });
+    await assert.rejects(createOrderOnce(stack.ops, port, stack.ordersRepo, request('sale-who')), PlatformNetworkError);
+    const [pending] = stack.ops.pendingCreates();
+    await h.request('DELETE', '/sandbox/faults');
+    const asked: number[] = [];
+    const sellerAt = (at: number) => {
+      asked.push(at);
+      return { cashier: { id: 'p-ana', name: 'Ana' }, shiftId: 'shift-1' };
+    };
+    const report = await recover({ ...options(), sellerAt });
+    const id = report.creates[0]!.orderId!;
+    assert.deepEqual(asked, [pending!.createdAt]);
+    assert.deepEqual(stack.db.prepare('SELECT cashier_id, cashier_name, shift_id FROM order_people WHERE order_id = ?').get(id), { cashier_id: 'p-ana', cashier_name: 'Ana', shift_id: 'shift-1' });
+  });
+
   test('a lost create paid meanwhile: the replay answers with the first (created) response, and the order still ends up processed', async () => {
     await h.request('POST', '/sandbox/faults', { body: { method: 'POST', path: '/v1/orders', kind: 'drop_after_commit', rate: 1 } });
     await assert.rejects(createOrderOnce(stack.ops, port, stack.ordersRepo, request('sale-paid-later')), PlatformNetworkError);

@@ -106,6 +106,33 @@ describe('what is stored', () => {
       await k.close();
     }
   });
+
+  test('issue 18: the update feed and maintenance window are refused with a reason unless usable; a window may cross midnight', async () => {
+    const k = await startTrainingCore();
+    try {
+      const update = (patch: Record<string, unknown>) => dispatch(k.core.api, 'updateSettings', { pin: PIN, patch }) as Promise<Result<KioskSettings>>;
+      for (const [patch, reason] of [
+        [{ updateFeedUrl: 'http://updates.example/kiosk/' }, /https:\/\//],
+        [{ updateFeedUrl: 'ftp://127.0.0.1/kiosk/' }, /https:\/\//],
+        [{ updateFeedUrl: 'updates.example' }, /./],
+        [{ maintenanceWindow: '25:00-05:00' }, /HH:MM-HH:MM/],
+        [{ maintenanceWindow: '03:00-03:00' }, /another time/],
+      ] as const) {
+        const refused = await update(patch);
+        assert.ok(!refused.ok && refused.error.code === 'invalid_input', JSON.stringify({ patch, refused }));
+        assert.match(`${refused.error.message} ${(refused.error.details ?? []).join(' ')}`, reason);
+      }
+      assert.equal(storedSettings(k.dir), null, 'nothing refused was kept');
+      const saved = await update({ updateFeedUrl: 'http://127.0.0.1:8080/kiosk/', maintenanceWindow: '23:00-01:00' });
+      assert.ok(saved.ok, JSON.stringify(saved));
+      assert.equal(saved.value.updateFeedUrl, 'http://127.0.0.1:8080/kiosk/');
+      assert.equal(saved.value.maintenanceWindow, '23:00-01:00');
+      const https = await update({ updateFeedUrl: 'https://updates.example/kiosk/' });
+      assert.ok(https.ok && https.value.updateFeedUrl === 'https://updates.example/kiosk/', JSON.stringify(https));
+    } finally {
+      await k.close();
+    }
+  });
 });
 
 describe('the relay at runtime', () => {

@@ -9,11 +9,11 @@ import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-/** The npm packages in the module cache of a process that imported `entry`: files loaded per package. */
-function packagesLoadedBy(entry: string): Record<string, number> {
+/** The npm packages in the module cache of a process that imported `entries`: files loaded per package. */
+function packagesLoadedBy(...entries: string[]): Record<string, number> {
   const script = `
     import { createRequire } from 'node:module';
-    await import(${JSON.stringify(pathToFileURL(entry).href)});
+    for (const entry of ${JSON.stringify(entries.map((entry) => pathToFileURL(entry).href))}) await import(entry);
     const counts = {};
     for (const file of Object.keys(createRequire(import.meta.url).cache)) {
       const name = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(file)?.[1];
@@ -24,10 +24,23 @@ function packagesLoadedBy(entry: string): Record<string, number> {
   return JSON.parse(output) as Record<string, number>;
 }
 
+// What launch/start-kiosk.ts imports when a start asks for it (issue 14: after the shell shows its address).
+const startModules = [join(root, 'launch', 'embedded-platform.ts'), join(root, 'electron', 'core', 'compose.ts'), join(root, 'electron', 'core', 'vault', 'open-vault.ts')];
+
 test('issue 14: starting the web shell loads no Redis client', () => {
-  const launch = packagesLoadedBy(join(root, 'launch', 'run-web.ts'));
+  const launch = packagesLoadedBy(join(root, 'launch', 'run-web.ts'), ...startModules);
   // The check sees the packages the launch does load (the sandbox's and the relay's server), so an empty answer
   // cannot pass for a lazy one.
   assert.ok((launch.fastify ?? 0) > 0, `fastify is among the loaded packages: ${JSON.stringify(launch)}`);
   assert.equal(launch.ioredis, undefined, 'ioredis is not loaded');
+});
+
+test('issue 14: the web shell listens before it loads the embedded platform and the core', () => {
+  // launch/start-kiosk.ts imports them once the database is open, so the launch's own modules are what Node reads
+  // before the shell listens: no fastify (the sandbox's and the relay's server), no tar (the support bundle's).
+  const launch = packagesLoadedBy(join(root, 'launch', 'run-web.ts'));
+  assert.equal(launch.fastify, undefined, `fastify is not loaded: ${JSON.stringify(launch)}`);
+  assert.equal(launch.tar, undefined, 'tar is not loaded');
+  // And once started, the support bundle's archive code still waits for a bundle to be saved.
+  assert.equal(packagesLoadedBy(join(root, 'launch', 'run-web.ts'), ...startModules).tar, undefined, 'tar is not loaded by a start');
 });

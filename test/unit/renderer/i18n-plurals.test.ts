@@ -2,7 +2,7 @@
 // kiosk's language ("1 unidad", "2 unidades"; "1 requiere", "2 requieren"), never one form for every count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fill, pluralForm, type Plural } from '../../../renderer/src/i18n/messages.ts';
+import { fill, pluralForm, pluralRules, type Plural } from '../../../renderer/src/i18n/messages.ts';
 import { translator } from '../../../renderer/src/i18n/translate.ts';
 import type { Language } from '../../../shared/kiosk-names.ts';
 
@@ -17,10 +17,23 @@ test('pluralForm picks the category of the count, and "other" for a category the
   // Spanish says "1 millón de unidades": CLDR's `many`, which this message does not give, so `other`.
   assert.equal(pluralForm(units, 1_000_000, es), '{count} unidades');
   assert.equal(pluralForm({ ...units, many: '{count} de unidades' }, 1_000_000, es), es.select(1_000_000) === 'many' ? '{count} de unidades' : '{count} unidades');
-  // Portuguese counts 0 as singular (CLDR pt: i = 0..1).
+  // CLDR's pt counts 0 as singular (i = 0..1); the kiosk's rules do not (next test).
   assert.equal(pluralForm({ one: 'um', other: 'vários' }, 0, new Intl.PluralRules('pt-BR')), 'um');
+  assert.equal(pluralForm({ one: 'um', other: 'vários' }, 0, pluralRules('pt-BR')), 'vários');
   assert.equal(pluralForm({ one: 'one', other: 'other' }, 0, new Intl.PluralRules('en')), 'other');
   assert.equal(pluralForm('no plural', 5, es), 'no plural');
+});
+
+test('issue 17 review: zero takes the plural in Portuguese ("0 vendas", never "0 venda"); es and en as before', () => {
+  const sales = (locale: Language, count: number) => words(locale).t('reports.sales', { count });
+  assert.deepEqual([0, 1, 2].map((count) => sales('pt-BR', count)), ['0 vendas', '1 venda', '2 vendas']);
+  for (const locale of ['es-AR', 'es-CL', 'es-UY'] as const) assert.deepEqual([0, 1, 2].map((count) => sales(locale, count)), ['0 ventas', '1 venta', '2 ventas'], locale);
+  assert.deepEqual([0, 1, 2].map((count) => sales('en', count)), ['0 sales', '1 sale', '2 sales']);
+  // Only zero moves: a fraction or a million reads as CLDR says.
+  assert.equal(pluralRules('pt-BR').select(1), 'one');
+  assert.equal(pluralRules('pt-BR').select(1_000_000), new Intl.PluralRules('pt-BR').select(1_000_000));
+  assert.equal(pluralRules('es-AR').select(0), 'other');
+  assert.equal(pluralRules('en').select(0), 'other');
 });
 
 test('fill puts each value in its placeholder and leaves a placeholder without a value visible', () => {

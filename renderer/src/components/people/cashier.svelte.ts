@@ -1,5 +1,7 @@
-import type { CurrentCashier } from '../../../../shared/day-api.ts';
+import type { CurrentCashier, PersonRef } from '../../../../shared/day-api.ts';
+import { FIRST_MANAGER } from '../../../../shared/kiosk-names.ts';
 import type { Bridge } from '../../lib/bridge.ts';
+import { t } from '../../lib/i18n.svelte.ts';
 
 /**
  * Who is selling (issue 17 "People"), shared by the header's cashier button, the sign-in screen and Settings' People
@@ -23,3 +25,10 @@ class Cashier {
 }
 
 export const cashier = new Cashier();
+
+/**
+ * A person's name as the screens show it (issue 17 "People"): the first manager's stored default ("Manager") reads in
+ * the kiosk's language, the role's word, until the owner renames them; any other name as it was typed.
+ */
+export const personName = (person: PersonRef): string =>
+  person.id === FIRST_MANAGER.id && person.name === FIRST_MANAGER.name ? t('people.role.manager') : person.name;

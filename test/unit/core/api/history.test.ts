@@ -99,3 +99,16 @@ test('issue 17: a page filtered by cashier holds only their sales, each row nami
   assert.ok(all.ok);
   assert.equal((all.value as Page).orders.find((o) => o.externalReference === 'sale-0')?.cashier, undefined, 'a sale with nobody signed in names nobody');
 });
+
+test('issue 17: a status chip asks for one status of the day; a status the orders do not have is refused as invalid input', async () => {
+  ordersRepo.save(sampleOrder({ external_reference: 'sale-canceled', status: 'canceled', created_date: '2026-01-12T15:00:00.000Z' }, 20));
+  const day = { since: '2026-01-12T00:00:00.000Z', until: '2026-01-13T00:00:00.000Z' };
+  const canceled = await call({ ...day, status: 'canceled' });
+  assert.ok(canceled.ok, JSON.stringify(canceled));
+  assert.deepEqual(canceled.value.orders.map((o) => o.externalReference), ['sale-canceled']);
+  const paid = await call({ ...day, status: 'processed' });
+  assert.ok(paid.ok);
+  assert.ok(paid.value.orders.length > 0 && paid.value.orders.every((o) => o.status === 'processed'), 'only the paid ones');
+  const unknown = await call({ ...day, status: 'paid' });
+  assert.equal(unknown.ok ? 'ok' : unknown.error.code, 'invalid_input');
+});

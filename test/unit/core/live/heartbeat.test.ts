@@ -2,7 +2,7 @@
 // failure is told (once per kind in a row). The relay end is in test/integration/relay/fleet.test.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HeartbeatSender, heartbeatUrl, type HeartbeatOptions } from '../../../../electron/core/live/heartbeat.ts';
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_MAX_BACKOFF_MS, HeartbeatSender, heartbeatBackoffMs, heartbeatUrl, type HeartbeatOptions } from '../../../../electron/core/live/heartbeat.ts';
 import { heartbeatSchema } from '../../../../shared/schemas/heartbeat.ts';
 import type { Connectivity, OutboxItem } from '../../../../shared/kiosk-api.ts';
 import { ManualClock } from '../../../fakes/manual-clock.ts';
@@ -75,5 +75,46 @@ describe('heartbeat', () => {
     await s.beat();
     assert.equal(warnings.length, 2);
     assert.doesNotMatch(JSON.stringify(warnings), /kiosk-key-unit/);
+  });
+
+  it('issue 14 "Idle": backs off from a relay that keeps failing, building nothing meanwhile; a new relay or a success ends it', async () => {
+    let calls = 0;
+    let built = 0;
+    let up = false;
+    let relay = { url: 'http://relay.test/events', key: 'kiosk-key-unit-0123456789' };
+    const { s, clock } = sender({
+      relay: () => relay,
+      outbox: () => (built += 1, []),
+      fetch: async () => {
+        calls += 1;
+        if (!up) throw new TypeError('fetch failed');
+        return new Response('{}');
+      },
+    });
+    assert.deepEqual(await s.beat(), { sent: false, reason: 'network' });
+    // One failure: the next at the usual interval; two: after twice that; and so on.
+    for (const wait of [HEARTBEAT_INTERVAL_MS, 2 * HEARTBEAT_INTERVAL_MS, 4 * HEARTBEAT_INTERVAL_MS]) {
+      clock.advance(wait - 1);
+      assert.equal(s.beatIfDue(), null);
+      clock.advance(1);
+      assert.deepEqual(await s.beatIfDue(), { sent: false, reason: 'network' });
+    }
+    assert.equal(calls, 4);
+    assert.equal(built, 4);
+    // Another relay (a manager fixed the URL or the key): at once.
+    relay = { ...relay, key: 'kiosk-key-unit-other-0123' };
+    up = true;
+    assert.deepEqual(await s.beatIfDue(), { sent: true });
+    assert.deepEqual(await s.beatIfDue(), { sent: true });
+    assert.equal(calls, 6);
+  });
+
+  it('issue 14 "Idle": the wait doubles up to its ceiling', () => {
+    assert.equal(heartbeatBackoffMs(0, 60_000), 60_000);
+    assert.equal(heartbeatBackoffMs(1, 60_000), 60_000);
+    assert.equal(heartbeatBackoffMs(2, 60_000), 120_000);
+    assert.equal(heartbeatBackoffMs(4, 60_000), 480_000);
+    assert.equal(heartbeatBackoffMs(5, 60_000), HEARTBEAT_MAX_BACKOFF_MS);
+    assert.equal(heartbeatBackoffMs(1000, 60_000), HEARTBEAT_MAX_BACKOFF_MS);
   });
 });

@@ -1,39 +1,26 @@
 // issue 17 "Done when": migration 6 adds people, shifts, reports and who-did-what to a database from before the issue
 // without losing anything. The database is built by the kiosk's own first five steps (exactly what an older build
 // left), filled, then opened by this build.
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
+import type Database from 'better-sqlite3';
+import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { openKioskStore } from '../../../../electron/core/compose.ts';
 import { composeDay } from '../../../../electron/core/people/day-services.ts';
 import { hashPin } from '../../../../electron/core/pin.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
-import { configureSqlite, migrateSqlite } from '../../../../node-common/sqlite.ts';
 import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
-let dir: string;
-let file: string;
+const kiosk = useKioskFile('kiosk-migration-6-');
 const clock = { now: () => Date.UTC(2026, 0, 15, 13) };
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'kiosk-migration-6-'));
-  file = join(dir, 'kiosk.sqlite');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
 const tables = ['orders', 'operations', 'settings', 'audit', 'catalog', 'refund_requests', 'open_orders', 'orders_reference_text'];
-const dump = (db: Database.Database) => Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]));
+const dump = (db: Database.Database) => dumpTables(db, tables);
 
 describe('migration 6', () => {
   test('a database from before issue 17 keeps every row, gains the new tables and columns, and its PIN is the first manager', async () => {
-    const old = new Database(file);
-    configureSqlite(old, { synchronous: 'FULL', foreignKeys: true });
-    migrateSqlite(old, KIOSK_MIGRATIONS.slice(0, 5), { newer: () => new Error('newer') });
-    assert.equal(old.pragma('user_version', { simple: true }), 5);
+    const { file } = kiosk;
+    const old = olderKioskDatabase(file, 5);
     const order = sampleOrder();
     const awaiting = sampleOrder({ status: 'created', status_detail: 'created' }, 2);
     const insertOrder = old.prepare(
@@ -55,26 +42,20 @@ describe('migration 6', () => {
 
     const db = openKioskDatabase(file);
     try {
-      assert.equal(db.pragma('user_version', { simple: true }), 6);
+      assert.equal(db.pragma('user_version', { simple: true }), 7);
       assert.deepEqual(dump(db), before, 'every row of every table is as it was');
       // The new tables are there; old sales, cancels and refunds record nobody (they had no cashier).
       assert.deepEqual(db.prepare('SELECT id, name, role, pin, removed_at FROM people').all(), [{ id: 'manager', name: 'Manager', role: 'manager', pin: null, removed_at: null }]);
       for (const t of ['shifts', 'reports', 'order_people', 'operation_people']) assert.equal((db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n, 0, t);
       const indexes = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index'").all() as Array<{ name: string }>).map((r) => r.name);
       for (const name of ['order_people_cashier', 'order_people_shift', 'orders_status_date', 'orders_newest', 'shifts_one_open']) assert.ok(indexes.includes(name), name);
-      // The step runs again safely on a file whose version was wound back (as steps 4 and 5 do), losing nothing.
-      db.pragma('user_version = 5');
     } finally {
       db.close();
     }
-    const again = openKioskDatabase(file);
-    try {
-      assert.equal(again.pragma('user_version', { simple: true }), 6);
-      assert.deepEqual(dump(again), before);
+    // The step runs again safely on a file whose version was wound back (as steps 4 and 5 do), losing nothing.
+    assertRerunsWoundBack(file, 5, tables, before, (again) => {
       assert.equal((again.prepare('SELECT count(*) AS n FROM people').get() as { n: number }).n, 1);
-    } finally {
-      again.close();
-    }
+    });
 
     // The old manager PIN is the first manager's, and still the PIN that approves.
     const store = openKioskStore(file, clock);

@@ -40,8 +40,8 @@ afterEach(() => {
 });
 
 describe('operations repo', () => {
-  test('the schema is at migration 6 (issue 17: people, shifts, reports)', () => {
-    assert.equal(db.pragma('user_version', { simple: true }), 6);
+  test('the schema is at migration 7 (issue 17: people, shifts, reports; refunds by when they were made)', () => {
+    assert.equal(db.pragma('user_version', { simple: true }), 7);
   });
 
   test('recording makes a fresh UUID key per operation, stored before anything is sent, and it survives a reopen', () => {

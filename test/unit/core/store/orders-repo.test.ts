@@ -1,39 +1,25 @@
 // The orders table (issue 4 "Local store"): round trips through a real SQLite file, queries, what counts as newer, and
 // damaged rows read back as clear errors (style guide 10), never silently wrong money.
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type Database from 'better-sqlite3';
-import { openKioskDatabase, KioskStoreError } from '../../../../electron/core/store/database.ts';
+import { KioskStoreError } from '../../../../electron/core/store/database.ts';
 import { DamagedRowError, ORDERS_SQL, OrdersRepo, REFERENCE_SEEK_CAP } from '../../../../electron/core/store/orders-repo.ts';
 import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { queryPlan, useKioskDatabase } from '../../../support/kiosk-db.ts';
 
-let dir: string;
-let file: string;
-let db: Database.Database;
+const kiosk = useKioskDatabase('kiosk-orders-');
 let repo: OrdersRepo;
 const clock = { now: () => Date.UTC(2026, 0, 15, 13) };
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'kiosk-orders-'));
-  file = join(dir, 'kiosk.sqlite');
-  db = openKioskDatabase(file);
-  repo = new OrdersRepo(db, clock);
-});
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  repo = new OrdersRepo(kiosk.db, clock);
 });
 
 describe('orders repo', () => {
   test('an order survives closing and reopening the database file', () => {
     const order = sampleOrder();
     repo.save(order);
-    db.close();
-    db = openKioskDatabase(file);
-    repo = new OrdersRepo(db, clock);
+    repo = new OrdersRepo(kiosk.reopen(), clock);
     const loaded = repo.load(order.id);
     assert.deepEqual(loaded, { order, paidAt: order.last_updated_date });
     assert.equal(repo.load(sampleOrder({}, 9).id), null);
@@ -128,7 +114,7 @@ describe('orders repo', () => {
   });
 
   test('a text common to more orders than the trigram seek takes is found by the newest-first scan, still newest first', () => {
-    db.transaction(() => {
+    kiosk.db.transaction(() => {
       for (let n = 1; n <= REFERENCE_SEEK_CAP + 1; n += 1) {
         const minute = String(n % 60).padStart(2, '0');
         const hour = String(Math.floor(n / 60) % 24).padStart(2, '0');
@@ -150,7 +136,7 @@ describe('orders repo', () => {
     repo.save(sampleOrder({ status: 'created', status_detail: 'created' }, 1));
     const processing = withRefunds(sampleOrder({}, 4), [{ amount: '100.00', status: 'processing' }], '100.00');
     repo.save({ ...processing, status: 'refunded', status_detail: 'refunded' });
-    db.prepare(`UPDATE orders SET body = '{"id":' WHERE id = ?`).run(sampleOrder({}, 1).id);
+    kiosk.db.prepare(`UPDATE orders SET body = '{"id":' WHERE id = ?`).run(sampleOrder({}, 1).id);
     assert.deepEqual(repo.nonFinalIds(), [
       { id: sampleOrder({}, 1).id, status: 'created' },
       { id: sampleOrder({}, 4).id, status: 'refunded' },
@@ -164,10 +150,7 @@ describe('orders repo', () => {
   });
 
   test('issue 14: every listing, search and the non-final set is a range or a seek on an index, never a scan of the rows', () => {
-    const plan = (sql: string) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(Object.fromEntries(Object.entries(params).filter(([name]) => sql.includes(`@${name}`)))) as Array<{ detail: string }>).map(
-        (row) => row.detail,
-      );
+    const plan = (sql: string) => queryPlan(kiosk.db, sql, params);
     const params = { since: '', beforeDate: '~', beforeId: '', like: '%abc%', limit: 50, amounts: '["100"]', phrase: '"abc"', cap: 10 };
     // issue 14 "a page of an older day": both ends of a page (since, and the keyset bound below the previous page) are
     // seeked on the index, so a page deep in the year costs what the first one does.
@@ -193,12 +176,10 @@ describe('orders repo', () => {
     ];
     for (const order of orders) repo.save(order);
     // The file as migration 4 left it: no final column, versions a webhook once gave.
-    db.exec('DROP TABLE open_orders; UPDATE orders SET version = 7;');
-    db.pragma('user_version = 4');
-    db.close();
-    db = openKioskDatabase(file);
-    repo = new OrdersRepo(db, clock);
-    assert.deepEqual(db.prepare('SELECT id, version FROM orders ORDER BY id').all(), [
+    kiosk.db.exec('DROP TABLE open_orders; UPDATE orders SET version = 7;');
+    kiosk.db.pragma('user_version = 4');
+    repo = new OrdersRepo(kiosk.reopen(), clock);
+    assert.deepEqual(kiosk.db.prepare('SELECT id, version FROM orders ORDER BY id').all(), [
       { id: orders[0]!.id, version: null },
       { id: orders[1]!.id, version: null },
       { id: orders[2]!.id, version: null },
@@ -212,7 +193,7 @@ describe('orders repo', () => {
   test('saveIfNewer: the later last_updated_date wins; a webhook version an older kiosk stored takes no part (issue 12)', () => {
     const created = sampleOrder({ status: 'created', status_detail: 'created' });
     repo.save(created);
-    db.prepare('UPDATE orders SET version = ? WHERE id = ?').run(Number.MAX_SAFE_INTEGER, created.id);
+    kiosk.db.prepare('UPDATE orders SET version = ? WHERE id = ?').run(Number.MAX_SAFE_INTEGER, created.id);
     const got = sampleOrder({ last_updated_date: '2026-01-15T12:05:00.000Z' });
     assert.equal(repo.saveIfNewer(got), true, 'a huge stored version holds nothing back');
     assert.equal(repo.load(created.id)?.order.status, 'processed');
@@ -239,7 +220,7 @@ describe('orders repo: damaged rows', () => {
   const order = sampleOrder();
   const damage = (sql: string) => {
     repo.save(order);
-    db.prepare(sql).run(order.id);
+    kiosk.db.prepare(sql).run(order.id);
   };
   const assertDamaged = (pattern: RegExp) =>
     assert.throws(
@@ -255,14 +236,14 @@ describe('orders repo: damaged rows', () => {
   test('a body that is not JSON, or not an order, is an error', () => {
     damage(`UPDATE orders SET body = '{"id":' WHERE id = ?`);
     assertDamaged(/not JSON/);
-    db.prepare(`UPDATE orders SET body = json_remove(?, '$.currency') WHERE id = ?`).run(JSON.stringify(order), order.id);
+    kiosk.db.prepare(`UPDATE orders SET body = json_remove(?, '$.currency') WHERE id = ?`).run(JSON.stringify(order), order.id);
     assertDamaged(/currency/);
   });
 
   test('money that is not money in its currency is an error (CLP with cents)', () => {
     const clp = sampleOrder({ currency: 'CLP', total_amount: '1500' }, 7);
     repo.save(clp);
-    db.prepare(`UPDATE orders SET body = json_set(body, '$.transactions.payments[0].paid_amount', '1500.50') WHERE id = ?`).run(clp.id);
+    kiosk.db.prepare(`UPDATE orders SET body = json_set(body, '$.transactions.payments[0].paid_amount', '1500.50') WHERE id = ?`).run(clp.id);
     assert.throws(() => repo.load(clp.id), (e: unknown) => e instanceof DamagedRowError && /paid_amount: CLP has no minor unit/.test(e.message));
     assert.throws(() => repo.list(), DamagedRowError, 'a listing does not skip it silently');
   });

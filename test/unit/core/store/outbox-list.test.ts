@@ -1,31 +1,20 @@
 // The outbox list the cashier sees (listOutbox): everything still to send or that failed, always; done items only while
 // recent (24 h) and at most 50 of them, so the list does not grow forever on a busy counter.
-import { afterEach, beforeEach, test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type Database from 'better-sqlite3';
-import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { OUTBOX_DONE_SHOWN, OUTBOX_DONE_SHOWN_MS, OperationsRepo } from '../../../../electron/core/store/operations-repo.ts';
 import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { useKioskDatabase } from '../../../support/kiosk-db.ts';
 
-let dir: string;
-let db: Database.Database;
+const kiosk = useKioskDatabase('kiosk-outbox-list-');
 let ops: OperationsRepo;
 let now = Date.UTC(2026, 0, 15, 12);
 const clock = { now: () => now };
 const orderId = sampleOrder().id;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'kiosk-outbox-list-'));
-  db = openKioskDatabase(join(dir, 'kiosk.sqlite'));
-  ops = new OperationsRepo(db, clock);
+  ops = new OperationsRepo(kiosk.db, clock);
   now = Date.UTC(2026, 0, 15, 12);
-});
-afterEach(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function cancelDone(): string {

@@ -49,11 +49,15 @@ test('the shell installs a downloaded update only when no charge is waiting, ins
   }
 });
 
-test('a development run and a deb install do not update themselves', async () => {
-  for (const options of [{ packaged: false }, { packaged: true, env: {} }]) {
+test('a development run and a deb install do not update themselves, and Settings is told which', async () => {
+  for (const [options, because] of [[{ packaged: false }, 'not_installed'], [{ packaged: true, env: {} }, 'deb']] as const) {
     const launched = await launchKioskApp({ ...options, autoUpdater: async () => createAutoUpdaterMock() });
     try {
       assert.equal(launched.app?.updates, null);
+      // The screens ask through the IPC: a deb is the package manager's to update (README "Updates"), not "not installed".
+      const cashier = launched.app!.cashier as unknown as MockBrowserWindow;
+      const state = (await launched.electron.ipcMain.invoke(methodChannel('getUpdateState'), cashier.webContents, cashier.webContents.topFrame(), {})) as { ok: boolean; value?: { phase: string; because?: string } };
+      assert.deepEqual([state.ok, state.value?.phase, state.value?.because], [true, 'off', because]);
     } finally {
       await launched.close();
     }

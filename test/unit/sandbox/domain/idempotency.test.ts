@@ -112,3 +112,13 @@ test('issue 14: a create is remembered by its order id and replayed through rebu
   assert.deepEqual(rebuilt, ['ORD1']);
   assert.deepEqual(store.lookup('u1', 'k', 'other'), { kind: 'conflict' });
 });
+
+test('issue 14 round 2: rememberCreated keeps only the order id, as remember() does for a create, and replays the rebuilt order', () => {
+  const clock = new ManualClock();
+  const state = new SandboxState(null);
+  const store = new IdempotencyStore(state, clock, (orderId) => ({ id: orderId, status: 'created' }));
+  store.rememberCreated('u1', 'k', 'fp', 201, 'ORD1');
+  assert.deepEqual(state.idempotency.get('u1:k'), { id: 'u1:k', fingerprint: 'fp', status: 201, order_id: 'ORD1', created_at: clock.now() });
+  assert.deepEqual(store.lookup('u1', 'k', 'fp'), { kind: 'replay', status: 201, body: { id: 'ORD1', status: 'created' } });
+  assert.deepEqual(store.lookup('u1', 'k', 'other'), { kind: 'conflict' });
+});

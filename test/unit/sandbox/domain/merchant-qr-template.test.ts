@@ -40,6 +40,26 @@ describe('buildMerchantQrFast (issue 7: the dynamic order QR from a per-seller t
     assert.equal(compared, MERCHANTS.length * 2 * 7);
   });
 
+  it('gives the right payload when sellers and reference lengths alternate (issue 14 round 3: the last template is kept)', () => {
+    // Each call differs from the one before in one input the template depends on, so a stale last template would show.
+    const ids = new IdGenerator(seeded(11));
+    const [a, b] = [MERCHANTS[0]!, MERCHANTS[4]!];
+    const steps: Array<Omit<MerchantQr, 'qrId'> & { reference: string }> = [
+      { ...a, pointOfInitiation: 'dynamic', reference: ids.orderId() },
+      { ...b, pointOfInitiation: 'dynamic', reference: ids.orderId() },
+      { ...b, pointOfInitiation: 'static', reference: ids.orderId() },
+      { ...b, pointOfInitiation: 'static', reference: 'short' },
+      { ...b, pointOfInitiation: 'static', reference: 'short', merchantCategoryCode: '5812' },
+      { ...a, pointOfInitiation: 'static', reference: 'short', merchantCategoryCode: '5812', merchantCity: 'Rosario' },
+      { ...a, pointOfInitiation: 'static', reference: 'short', merchantCategoryCode: '5812', merchantCity: 'Rosario', merchantName: 'Otra' },
+      { ...a, pointOfInitiation: 'dynamic', reference: ids.orderId() },
+    ];
+    for (const step of [...steps, ...steps]) {
+      const qr = { ...step, qrId: ids.uuid() };
+      assert.equal(buildMerchantQrFast(qr), buildMerchantQr(qr), JSON.stringify(qr));
+    }
+  });
+
   it('refuses what buildMerchantQr refuses, with its error', () => {
     const base = { ...MERCHANTS[0]!, pointOfInitiation: 'dynamic' as const, qrId: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', reference: 'ORDTST0123456789ABCDEFGHIJKLM' };
     for (const bad of [
