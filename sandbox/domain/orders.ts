@@ -292,10 +292,14 @@ export class OrderService {
 
   /** Advances every order that can still change on its own. */
   advanceAll(): void {
+    const now = this.clock.now();
     for (const id of [...this.state.active]) {
       const order = this.state.orders.get(id);
-      if (order) this.state.transaction(() => this.advance(order));
-      else this.state.active.delete(id);
+      if (!order) this.state.active.delete(id);
+      // issue 14 (idle CPU): the sweep runs every 250 ms; an order with nothing due is not written, so an idle sandbox
+      // with orders awaiting payment opens no SQLite transaction per order per sweep.
+      else if (isDue(order, now)) this.state.transaction(() => this.advance(order));
+      else if (order.status !== 'created' && !order.refunds.some((r) => r.status === 'processing')) this.state.active.delete(id);
     }
   }
 
@@ -494,4 +498,10 @@ function renderRefund(refund: RefundState, c: Currency) {
     amount: formatAmount(refund.amount, c),
     status: refund.status,
   };
+}
+
+/** Whether advance() would change the order at `now`: it expired, or a processing refund completed (issue 14). */
+function isDue(order: OrderRecord, now: number): boolean {
+  if (order.status === 'created' && now >= order.expires_at) return true;
+  return order.refunds.some((r) => r.status === 'processing' && r.completes_at !== undefined && r.completes_at <= now);
 }
