@@ -14,6 +14,7 @@ import { createReceiptPrinter } from './receipt-printer.ts';
 import { splitShellArgs } from './shell-args.ts';
 import { UpdateManager, counterActivity, loadElectronUpdater, selfUpdateSupport, type AutoUpdaterLike } from './updater/updater.ts';
 import { cashierWindowOptions, customerWindowOptions, receiptWindowOptions, type WindowContext } from './window-options.ts';
+import type { UpdateStatus } from '../../shared/update-api.ts';
 
 /** The parts of the `electron` module the shell uses; main.ts passes the real module, the unit tests a mock. */
 export interface ElectronModule {
@@ -225,27 +226,21 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
   }
   const manager = updates;
   const coreApi = running.core.api;
-  // The shell answers the update methods itself when it updates itself; the PIN is the core's to check (verifyPin).
-  // A deb install is updated by the system's package manager (README "Updates"): Settings says so, not "not installed".
-  const debState = { phase: 'off', version: app.getVersion(), because: 'deb' } as const;
+  // The shell answers the update methods itself when it knows better than the core: its updater's state, or a deb
+  // install, which the system's package manager updates (README "Updates"). The PIN is still the core's to check.
+  const shellUpdates = (state: () => UpdateStatus, now: () => Promise<UpdateStatus>): KioskIpcOptions['api'] => ({
+    ...coreApi,
+    getUpdateState: async () => ({ ok: true, value: state() }),
+    updateNow: async (input) => {
+      const checked = await coreApi.verifyPin({ pin: input.pin });
+      return checked.ok ? { ok: true, value: await now() } : checked;
+    },
+  });
+  const deb: UpdateStatus = { phase: 'off', version: app.getVersion(), because: 'deb' };
   const api: KioskIpcOptions['api'] = manager
-    ? {
-        ...coreApi,
-        getUpdateState: async () => ({ ok: true, value: manager.state() }),
-        updateNow: async (input) => {
-          const checked = await coreApi.verifyPin({ pin: input.pin });
-          return checked.ok ? { ok: true, value: await manager.updateNow() } : checked;
-        },
-      }
+    ? shellUpdates(() => manager.state(), () => manager.updateNow())
     : selfUpdate === 'deb'
-      ? {
-          ...coreApi,
-          getUpdateState: async () => ({ ok: true, value: debState }),
-          updateNow: async (input) => {
-            const checked = await coreApi.verifyPin({ pin: input.pin });
-            return checked.ok ? { ok: true, value: debState } : checked;
-          },
-        }
+      ? shellUpdates(() => deb, async () => deb)
       : coreApi;
   ipc = registerKioskIpc({ ipcMain: electron.ipcMain, api, events: running.core.events, logger });
 
