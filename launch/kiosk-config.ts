@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
 import { isLoopbackHostname } from '../shared/loopback.ts';
 
 /** How the kiosk is launched: where its data lives, against which platform, and how it is shown. */
@@ -36,10 +35,20 @@ export const KIOSK_USAGE =
 const FLAGS_WITH_VALUE = new Set(['--port', '--data-dir', '--platform-url']);
 const SWITCHES = new Set(['--no-open', '--training']);
 
-/** `<dataDir>/config.json`: what a store's installer leaves beside the data. Unknown fields are refused. */
-const configFileSchema = z.strictObject({
-  platformUrl: z.string().nullable().optional(),
-});
+/**
+ * `<dataDir>/config.json`: what a store's installer leaves beside the data, `{"platformUrl": "..." | null}`; unknown
+ * fields are refused. Checked by hand, not with zod: this runs before the web shell listens, and zod with its schemas
+ * is about 25 ms of a cold start's module loading (issue 14 "cold start"), which now happens after the address is shown.
+ * The first problem is said, the field's type before unknown fields, as zod's strict object did.
+ */
+function configFileProblem(json: unknown): string | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return 'must hold a JSON object like {"platformUrl": "https://..."}';
+  const { platformUrl } = json as Record<string, unknown>;
+  if (platformUrl !== undefined && platformUrl !== null && typeof platformUrl !== 'string') return ': platformUrl must be a URL (text) or null';
+  const unknown = Object.keys(json).filter((key) => key !== 'platformUrl');
+  if (unknown.length) return `: unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the file may hold only "platformUrl"`;
+  return null;
+}
 
 /**
  * The launch configuration from, highest first: command-line flags (`--port N`, `--no-open`, `--data-dir DIR`,
@@ -105,15 +114,11 @@ export function parseKioskConfig(argv: string[], env: NodeJS.ProcessEnv, readFil
     } catch (error) {
       return fail(`${file} is not valid JSON: ${(error as Error).message}`);
     }
-    const parsed = configFileSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      if (issue?.code === 'unrecognized_keys') return fail(`${file}: unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; the file may hold only "platformUrl"`);
-      if (!issue?.path.length) return fail(`${file} must hold a JSON object like {"platformUrl": "https://..."}`);
-      return fail(`${file}: ${issue.path.join('.')} must be a URL (text) or null`);
-    }
-    if (parsed.data.platformUrl) {
-      const checked = checkPlatformUrl(parsed.data.platformUrl);
+    const problem = configFileProblem(json);
+    if (problem !== null) return fail(`${file}${problem.startsWith(':') ? '' : ' '}${problem}`);
+    const { platformUrl: fileUrl } = json as { platformUrl?: string | null };
+    if (fileUrl) {
+      const checked = checkPlatformUrl(fileUrl);
       if (!checked.ok) return fail(`${file}: platformUrl ${checked.reason}`);
       fromFile = checked.url;
     }

@@ -7,6 +7,7 @@ import type { Logger } from '../electron/core/ports.ts';
 import { startWebShell, type EventSource, type WebShell } from '../electron/web-shell/server.ts';
 import type { KioskApi, KioskMethod, Result } from '../shared/kiosk-api.ts';
 import { KIOSK_METHOD_NAMES } from '../shared/kiosk-names.ts';
+import { FIRST_READS } from '../shared/first-reads.ts';
 import { KIOSK_USAGE, parseKioskConfig } from './kiosk-config.ts';
 import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
 import type { KioskCore } from '../electron/core/compose.ts';
@@ -74,6 +75,7 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
   const shell = await startWebShell({
     api: starting.api,
     events: starting.events,
+    streamOpened: starting.streamOpened,
     staticDir: existsSync(join(staticDir, 'index.html')) ? staticDir : null,
     port: config.port,
     secret: launchSecret,
@@ -155,12 +157,13 @@ function openWindow(url: string, out: WebOutput): void {
  * charge, a refund or a setting is only ever made by a started kiosk. What the start changes afterwards (the session
  * signing in, orders recovered) reaches the page as events: its stream is attached to the composed core too.
  */
-const EARLY_READS: ReadonlySet<KioskMethod> = new Set<KioskMethod>(['getSession', 'getSettings', 'getConnectivity', 'listOutbox', 'currentCashier', 'listCatalog', 'listOrders']);
+const EARLY_READS: ReadonlySet<KioskMethod> = new Set<KioskMethod>(FIRST_READS.map((read) => read.method));
 
 /**
  * issue 14 "cold start": in training, the start's own work (the sign-in, whose first fetch loads Node's HTTP client,
  * about a quarter of a second of the event loop; recovery; live updates) waits until the page has read its first screen, the
- * Sale screen's recent orders being the last of those reads, so that it does not hold the page's files and reads up.
+ * Sale screen's recent orders being the last of those reads, and has loaded and run its scripts (its event stream is
+ * open), so that it does not hold the page's files and reads up.
  * A call that needs the started kiosk (a charge) ends the wait at once; with no page open (--no-open, no display),
  * FIRST_SCREEN_WAIT_MS does.
  */
@@ -173,7 +176,7 @@ const FIRST_SCREEN_WAIT_MS = 1_000;
  * composed core only; a stream subscribed early is attached to the core's events once composed. When the start fails,
  * the calls waiting reject (the web shell answers 500) and the shell is closed.
  */
-function deferredKiosk(): { api: KioskApi; events: EventSource; composed(core: KioskCore): Promise<void>; started(kiosk: StartedKiosk): void; failed(error: unknown): void } {
+function deferredKiosk(): { api: KioskApi; events: EventSource; streamOpened(): void; composed(core: KioskCore): Promise<void>; started(kiosk: StartedKiosk): void; failed(error: unknown): void } {
   let composed!: (core: KioskCore) => void;
   let firstScreenRead!: () => void;
   const firstScreen = new Promise<void>((resolve) => (firstScreenRead = resolve));
@@ -194,6 +197,11 @@ function deferredKiosk(): { api: KioskApi; events: EventSource; composed(core: K
     failedComposing(error);
     failedStarting(error);
   };
+  // The first screen is read once its last read is answered and the page's event stream is attached: with the first
+  // load's answers in the page (electron/web-shell/first-reads.ts) the reads are answered before the page has even
+  // loaded its scripts, and the stream attaches when they have run; without them (a reload) the stream comes first.
+  let lastReadAnswered = false;
+  let streamAttached = false;
   const api = Object.fromEntries(
     KIOSK_METHOD_NAMES.map((method: KioskMethod) => [
       method,
@@ -203,7 +211,8 @@ function deferredKiosk(): { api: KioskApi; events: EventSource; composed(core: K
         try {
           return await (answering.api[method] as (input: unknown) => Promise<Result<unknown>>)(input);
         } finally {
-          if (method === FIRST_SCREEN_LAST_READ) firstScreenRead();
+          if (method === FIRST_SCREEN_LAST_READ) lastReadAnswered = true;
+          if (lastReadAnswered && streamAttached) firstScreenRead();
         }
       },
     ]),
@@ -227,6 +236,10 @@ function deferredKiosk(): { api: KioskApi; events: EventSource; composed(core: K
   return {
     api,
     events,
+    streamOpened: () => {
+      streamAttached = true;
+      if (lastReadAnswered) firstScreenRead();
+    },
     composed: (composedCore) => {
       composed(composedCore);
       const timer = setTimeout(firstScreenRead, FIRST_SCREEN_WAIT_MS);

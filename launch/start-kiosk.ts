@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ioTurn } from './io-turn.ts';
 import type { KioskCore } from '../electron/core/compose.ts';
-import { openKioskStore, type KioskStore } from '../electron/core/store/kiosk-store.ts';
+import type { KioskStore } from '../electron/core/store/kiosk-store.ts';
+import { openKioskDatabase } from '../electron/core/store/database.ts';
 import { systemClock } from '../node-common/time.ts';
 import { ensurePrivateDir } from '../electron/core/private-files.ts';
 import type { Logger, ReceiptPrinter, TrainingPort } from '../electron/core/ports.ts';
@@ -17,6 +18,9 @@ import { bindTrainingPorts, sandboxCustomer, trainingSellerHint, type TrainingPo
 const loadCompose = () => import('../electron/core/compose.ts');
 const loadVault = () => import('../electron/core/vault/open-vault.ts');
 const loadPlatform = () => import('./embedded-platform.ts');
+// issue 14 "cold start": the repositories' row checks bring zod and the schemas (about 40 ms of module loading): the
+// file is opened with database.ts alone, and the repositories are made over it after the address is shown.
+const loadStore = () => import('../electron/core/store/kiosk-store.ts');
 
 export interface KioskExtras {
   logger: Logger;
@@ -112,9 +116,11 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
     // runs before the address is shown: that needs a turn of the event loop).
     const composing = loadCompose();
     composing.catch(() => undefined);
+    const storing = loadStore();
+    storing.catch(() => undefined);
     // issue 14 "cold start": the database before the platform, so that a damaged file is refused before a shell shows
     // its address (issue 12), and the shell can show it while the rest starts.
-    const store = openStore(config.dataDir, startup);
+    const db = openDatabase(config.dataDir, startup);
     extras.opened?.();
     // issue 14 "cold start, round 3": the keypad does not wait for the training platform. Its addresses are bound now
     // (training-ports.ts), so the core is composed with them and answers the first screen's reads from its database;
@@ -125,7 +131,7 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
     try {
       ports = await bindTrainingPorts();
     } catch (error) {
-      store.db.close();
+      db.close();
       throw error;
     }
     const seller = trainingSellerHint(trainingDir);
@@ -151,6 +157,7 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
       warning = opened.warning;
       const { vault } = opened;
       const { compose } = await composing;
+      const store = (await storing).kioskStoreOver(db, systemClock);
       core = await step(
         'core',
         compose({
@@ -206,9 +213,12 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
   ensurePrivateDir(dataDir);
   // issue 4: only training may keep tokens in memory; openVault rejects with what to install otherwise.
   const { vault } = await step('vault', loadVault().then(({ openVault }) => openVault({ training: false, profile: liveVaultProfile(config.dataDir) })));
-  const store = openStore(dataDir, startup);
+  const storing = loadStore();
+  storing.catch(() => undefined);
+  const db = openDatabase(dataDir, startup);
   extras.opened?.();
   const { compose } = await loadCompose();
+  const store = (await storing).kioskStoreOver(db, systemClock);
   const core = await step('core', compose({ store, dataDir, platformUrl: config.platformUrl, relay: null, vault, vaultWarning: null, training: null, ...common }));
   void extras.composed?.(core);
   await step('started', startOrStop(core));
@@ -216,10 +226,10 @@ export async function startKiosk(config: KioskLaunchConfig, extras: KioskExtras)
 }
 
 /** Opens the kiosk's database in `dataDir` (throwing DamagedDatabaseError and the like as compose would) and notes when. */
-function openStore(dataDir: string, startup: Record<string, number>): KioskStore {
-  const store = openKioskStore(join(dataDir, 'kiosk.sqlite'), systemClock);
+function openDatabase(dataDir: string, startup: Record<string, number>): KioskStore['db'] {
+  const db = openKioskDatabase(join(dataDir, 'kiosk.sqlite'));
   startup['database'] = Math.round(performance.now());
-  return store;
+  return db;
 }
 
 /** The keychain profile of a live kiosk: one per data folder (KeytarVault account names end in `@profile`). */

@@ -4,9 +4,11 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { KioskApi, KioskError, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
-import { dispatch, isKioskMethod } from '../core/api-dispatch.ts';
+import { KIOSK_METHOD_NAMES } from '../../shared/kiosk-names.ts';
+import type { dispatch as Dispatch } from '../core/api-dispatch.ts';
 import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
 import { kioskError } from '../../shared/kiosk-errors.ts';
+import { EventsSinceFirstReads, firstReadsElement, readFirstAnswers, withFirstReads } from './first-reads.ts';
 
 // The web shell's own code (shared/kiosk-errors.ts), not the platform's `unauthorized`, which sends the cashier to
 // connect the account: a page without this launch's secret is fixed by restarting the kiosk (issue 13).
@@ -25,6 +27,14 @@ export interface WebShellOptions {
   /** Per-launch secret; random when absent. */
   secret?: string;
   heartbeatMs?: number;
+  /**
+   * issue 14 "cold start": how long the first load's page waits for the first screen's answers (first-reads.ts) before
+   * it is served without them (its calls then wait as before). Default 2 s: a kiosk still starting answers them well
+   * within that; a core that cannot start should not hold the page.
+   */
+  firstReadsWaitMs?: number;
+  /** Called when a page's event stream opens (the page's scripts have run): launch/run-web.ts starts its own work then. */
+  streamOpened?: () => void;
 }
 
 export interface WebShell {
@@ -42,6 +52,18 @@ const MAX_BODY = 64 * 1024;
  * envelope. Every other method keeps the small limit.
  */
 const MAX_BODY_BY_METHOD: Partial<Record<KioskMethod, number>> = { importCatalog: 3_000_000 + 64 * 1024 };
+
+/** The contract's method names, for the 404 of an unknown one (api-dispatch.ts checks again). */
+const KIOSK_METHODS: ReadonlySet<string> = new Set<string>(KIOSK_METHOD_NAMES);
+const isKioskMethod = (method: string): method is KioskMethod => KIOSK_METHODS.has(method);
+
+/**
+ * issue 14 "cold start": the dispatcher brings the contract's schemas and zod with it (about 45 ms of module loading
+ * on a cold start, CPU profile of the web shell), so it is not loaded before the shell listens: startWebShell starts
+ * reading it then, and a call waits for it.
+ */
+let dispatching: Promise<{ dispatch: typeof Dispatch }> | null = null;
+const loadDispatch = () => (dispatching ??= import('../core/api-dispatch.ts'));
 // issue 12: style-src without 'unsafe-inline', as in the Electron shell (electron/main/content-policy.ts says why it holds).
 const PAGE_HEADERS = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
@@ -60,8 +82,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const secretBuffer = Buffer.from(secret);
   const staticRoot = options.staticDir === null ? null : resolve(options.staticDir);
   const staticFiles = staticRoot === null ? new Map<string, StaticFile>() : readStaticFiles(staticRoot);
+  const indexFile = staticRoot === null ? null : join(staticRoot, 'index.html');
   /** Open event streams, each with what detaches it from the core's events. */
   const streams = new Map<ServerResponse, () => void>();
+  const keptEvents = new EventsSinceFirstReads();
   let origin = '';
   let hosts: string[] = [];
 
@@ -95,7 +119,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       }
       if (url.pathname === '/api/events' && req.method === 'GET') {
         if (!matchesSecret(url.searchParams.get('k'))) return json(res, 401, { ok: false, error: LAUNCH_SECRET_REFUSED });
-        return openEventStream(res);
+        return openEventStream(res, keptEvents.take(url.searchParams.get('b')));
       }
       if (req.method !== 'POST') return json(res, 405, { ok: false, error: kioskError('method_not_allowed', 'API calls are POST.') });
       if (requestOrigin === undefined && req.headers['sec-fetch-site'] !== undefined && req.headers['sec-fetch-site'] !== 'same-origin') {
@@ -117,21 +141,76 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       } catch {
         return json(res, 400, { ok: false, error: kioskError('invalid_input', 'The request body is not valid JSON.') });
       }
+      const { dispatch } = await loadDispatch();
       const result = await dispatch(options.api, method, payload);
       return json(res, result.ok || result.error.code !== 'invalid_input' ? 200 : 400, result);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { ok: false, error: kioskError('method_not_allowed', 'Only GET here.') });
+    // issue 14 "cold start": the launch's own URL (it carries the secret) gets the page with the first screen's answers.
+    if (req.method === 'GET' && matchesSecret(url.searchParams.get('k'))) {
+      const page = staticFileOf(url.pathname);
+      if ('found' in page && page.file === indexFile) return servePageWithFirstReads(page.found, res);
+    }
     return serveStatic(url.pathname, single(req.headers['if-none-match']), res);
   }
 
-  function openEventStream(res: ServerResponse): void {
+  /**
+   * index.html with the first screen's answers (first-reads.ts), never cached (they are this moment's, and only for
+   * the holder of the secret); without them, as any load, when they take longer than firstReadsWaitMs or fail.
+   */
+  async function servePageWithFirstReads(index: StaticFile, res: ServerResponse): Promise<void> {
+    // Kept from before the reads begin, so an event emitted while they run is on the page's stream too.
+    const stream = keptEvents.keep(options.events);
+    const { dispatch } = await loadDispatch();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const answers = await Promise.race([
+      readFirstAnswers((method, input) => dispatch(options.api, method, input)).catch(() => null),
+      new Promise<null>((resolveLate) => (timer = setTimeout(() => resolveLate(null), options.firstReadsWaitMs ?? 2_000))),
+    ]);
+    clearTimeout(timer);
+    if (answers === null) {
+      keptEvents.take(stream);
+      res.writeHead(200, { 'content-type': index.type, 'content-length': index.body.length, 'cache-control': 'no-store', ...PAGE_HEADERS });
+      res.end(index.body);
+      return;
+    }
+    const body = withFirstReads(index.body, firstReadsElement({ answers, stream }));
+    res.writeHead(200, { 'content-type': index.type, 'content-length': body.length, 'cache-control': 'no-store', ...PAGE_HEADERS });
+    res.end(body);
+  }
+
+  /**
+   * The file a path is served from: itself, or index.html for the single page's routes (its routes, e.g. /customer);
+   * `bad_path` when it cannot be decoded, `not_found` outside the renderer's folder or when nothing is there.
+   */
+  function staticFileOf(pathname: string): { file: string; found: StaticFile } | { error: 'bad_path' | 'not_found' } {
+    if (staticRoot === null || indexFile === null) return { error: 'not_found' };
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return { error: 'bad_path' };
+    }
+    const file = normalize(join(staticRoot, decoded));
+    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) return { error: 'not_found' };
+    const own = staticFiles.get(file);
+    if (own) return { file, found: own };
+    const index = staticFiles.get(indexFile);
+    return index ? { file: indexFile, found: index } : { error: 'not_found' };
+  }
+
+  function openEventStream(res: ServerResponse, kept: KioskEvent[] | null): void {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 2000\n\n');
-    const unsubscribe = options.events.subscribe((event) => {
+    const send = (event: KioskEvent) => {
       // Renderer events never carry secrets: they are built from KioskOrder, OutboxItem, Connectivity, SessionState.
       if (res.writableLength > 1024 * 1024) return res.destroy();
       res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-    });
+    };
+    // The events since this page's first answers were read, then the live ones, in one synchronous step (no gap).
+    for (const event of kept ?? []) send(event);
+    const unsubscribe = options.events.subscribe(send);
+    options.streamOpened?.();
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs ?? 15_000);
     heartbeat.unref();
     // Detached at once when the shell closes: 'close' comes only once the socket is gone, and an event the core emits
@@ -151,17 +230,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       res.end('<!doctype html><meta charset="utf-8"><title>Kiosk</title><p>The cashier UI is not built yet: run <code>npm run build</code>.</p>');
       return;
     }
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(pathname);
-    } catch {
-      return json(res, 400, { ok: false, error: kioskError('bad_path', 'The path cannot be decoded.') });
-    }
-    const file = normalize(join(staticRoot, decoded));
-    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
-    // The renderer is a single page: unknown paths (its routes, e.g. /customer) get index.html.
-    const found = staticFiles.get(file) ?? staticFiles.get(join(staticRoot, 'index.html'));
-    if (!found) return json(res, 404, { ok: false, error: kioskError('not_found', 'No such file.') });
+    const page = staticFileOf(pathname);
+    if ('error' in page) return json(res, page.error === 'bad_path' ? 400 : 404, { ok: false, error: page.error === 'bad_path' ? kioskError('bad_path', 'The path cannot be decoded.') : kioskError('not_found', 'No such file.') });
+    const { found } = page;
     if (ifNoneMatch === found.etag) {
       res.writeHead(304, { etag: found.etag, ...PAGE_HEADERS });
       res.end();
@@ -181,12 +252,16 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   if (address === null || typeof address === 'string') throw new Error('the web shell is not listening on a TCP port');
   origin = `http://127.0.0.1:${address.port}`;
   hosts = [`127.0.0.1:${address.port}`, `localhost:${address.port}`];
+  // Read in the background from now on: its code runs at a later turn of the event loop, after the caller's own start
+  // steps that follow this one without waiting (launch/run-web.ts shows the address first).
+  loadDispatch().catch(() => undefined);
   return {
     url: `${origin}/?k=${secret}`,
     origin,
     secret,
     close: () =>
       new Promise<void>((resolveClose) => {
+        keptEvents.clear();
         for (const [stream, detach] of [...streams]) {
           detach();
           stream.end();

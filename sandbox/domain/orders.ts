@@ -166,9 +166,26 @@ export class OrderService {
 
   /** seed 4.4: another seller's order is order_not_found, as if it did not exist. */
   find(token: AccessTokenRecord, id: string): OrderRecord {
+    const order = this.#owned(token, id);
+    this.advance(order);
+    return order;
+  }
+
+  /**
+   * find() for GET /v1/orders/{id}, which may run outside a transaction: an order with nothing due is only read, and
+   * one that is due is advanced in a transaction of its own (issue 14 idle: a kiosk polls each order awaiting payment
+   * every 2 s, and a read that changes nothing opens no SQLite transaction, as in advanceAll).
+   */
+  read(token: AccessTokenRecord, id: string): OrderRecord {
+    const order = this.#owned(token, id);
+    if (isDue(order, this.clock.now())) this.state.transaction(() => this.advance(order));
+    return order;
+  }
+
+  /** seed 4.4: another seller's order is order_not_found, as if it did not exist. */
+  #owned(token: AccessTokenRecord, id: string): OrderRecord {
     const order = this.state.orders.get(id);
     if (!order || order.user_id !== token.user_id) throw new ApiError('order_not_found', [id], `No order ${id}.`);
-    this.advance(order);
     return order;
   }
 

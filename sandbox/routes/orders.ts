@@ -37,7 +37,8 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
   app.get('/v1/orders/:id', async (request, reply) => {
     const token = authenticate(request, ctx.oauth);
     const id = orderIdParam(request);
-    const order = ctx.state.transaction(() => ctx.orders.find(token, id));
+    // issue 14 idle: a transaction only when the read advances the order (OrderService.read).
+    const order = ctx.orders.read(token, id);
     return reply.code(200).send(ctx.orders.render(order));
   });
 

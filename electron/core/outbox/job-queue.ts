@@ -64,6 +64,8 @@ export class JobQueue {
   readonly #o: JobQueueOptions;
   readonly #inFlight = new Map<string, { orderId: string; done: Promise<void> }>();
   #timer: ReturnType<typeof setInterval> | null = null;
+  /** Between start() and stop(); the timer runs only while started and the store may hold work (#arm, #restIfEmpty). */
+  #started = false;
   #stopped = false;
   /** Offline probes since the platform last answered, and when the next may go (see `offline`). */
   #probes = 0;
@@ -79,6 +81,7 @@ export class JobQueue {
    * by a process that died is due at once and goes again with its same key. Returns how many sends it started.
    */
   async process(): Promise<number> {
+    this.#arm();
     const tried = new Set<string>();
     let started = 0;
     for (;;) {
@@ -95,6 +98,7 @@ export class JobQueue {
   kick(): Promise<number> {
     // Only next_attempt_at moves, which no screen shows: no change event (issue 14: none per waiting item).
     this.#o.ops.makeAllDue();
+    this.#arm();
     return this.process();
   }
 
@@ -104,9 +108,9 @@ export class JobQueue {
    */
   start(): void {
     this.#stopped = false;
-    if (this.#timer) return;
-    this.#timer = setInterval(() => this.#tick(), this.#o.pollIntervalMs);
-    this.#timer.unref?.();
+    if (this.#started) return;
+    this.#started = true;
+    this.#arm();
     this.#o.ops.makeAllDue();
     this.#tick();
   }
@@ -114,8 +118,8 @@ export class JobQueue {
   /** Stops the timer and starting sends; resolves once the sends in flight have their answers recorded (drain). */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
+    this.#started = false;
+    this.#disarm();
     await Promise.allSettled([...this.#inFlight.values()].map((f) => f.done));
   }
 
@@ -130,6 +134,7 @@ export class JobQueue {
    * or 1,000 waiting).
    */
   async attempt(id: string): Promise<void> {
+    this.#arm();
     if (this.#offline()) this.#pumpOne(id);
     else this.#pump(new Set());
     await this.#inFlight.get(id)?.done;
@@ -144,6 +149,31 @@ export class JobQueue {
     if (!this.#stopped) this.#pumpSafely();
   }
 
+  /**
+   * Runs the timer (idempotent). issue 14 "Idle": the timer runs only while the store may hold work; every way work
+   * arrives passes here: attempt() (an item recorded or retried), kick(), process(), start() (what a crash left), and a
+   * send's end (a failed attempt queued again with its backoff).
+   */
+  #arm(): void {
+    if (!this.#started || this.#stopped || this.#timer) return;
+    this.#timer = setInterval(() => this.#tick(), this.#o.pollIntervalMs);
+    this.#timer.unref?.();
+  }
+
+  #disarm(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /**
+   * After a pass that launched nothing: with nothing in flight and no item pending at any time (queued, due later or
+   * now, or sending), the timer stops until #arm (issue 14 "Idle": an empty outbox costs no query a second). Items
+   * waiting for their backoff keep it running.
+   */
+  #restIfEmpty(launched: number): void {
+    if (launched === 0 && this.#inFlight.size === 0 && this.#o.ops.dueOutbox(Number.MAX_SAFE_INTEGER, 1).length === 0) this.#disarm();
+  }
+
   #pumpSafely(): void {
     try {
       if (this.#offline()) {
@@ -153,12 +183,12 @@ export class JobQueue {
         if (this.#inFlight.size > 0 || now < this.#nextProbeAt) return;
         this.#probes += 1;
         this.#nextProbeAt = now + Math.max(MIN_RETRY_DELAY_MS, backoffDelay(this.#probes, this.#o.retry, this.#o.random));
-        this.#pump(new Set(), 1);
+        this.#restIfEmpty(this.#pump(new Set(), 1).length);
         return;
       }
       this.#probes = 0;
       this.#nextProbeAt = 0;
-      this.#pump(new Set());
+      this.#restIfEmpty(this.#pump(new Set()).length);
     } catch (error) {
       this.#o.logger?.error('outbox: cannot read the queue', { error: String(error) });
     }
@@ -202,6 +232,7 @@ export class JobQueue {
       .catch((error: unknown) => this.#o.logger?.error('outbox: send failed in the store', { item: op.id, error: String(error) }))
       .finally(() => {
         this.#inFlight.delete(op.id);
+        this.#arm();
         // A slot or an order is free again: whatever was waiting behind this send may go now. Offline, the next tick
         // sends the next probe (issue 14): a failed send must not start another at once, 1,000 times over.
         queueMicrotask(() => {

@@ -1,3 +1,7 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { abortableSleep } from '../../../node-common/sleep.ts';
 import { backoffDelay, retryAfterMs, type RetryPolicy } from '../../../node-common/retry.ts';
@@ -9,6 +13,10 @@ export type Sleep = (ms: number) => Promise<void>;
 export interface PlatformHttpOptions {
   /** The platform's base URL (seed: `{base_url}`), e.g. http://127.0.0.1:43121. */
   baseUrl: string;
+  /**
+   * Every request goes through it when given (tests, fakes). Absent: GETs go over node:http(s) with kept-alive sockets
+   * (issue 14 "Idle": the poller's GETs), everything else over the global fetch.
+   */
   fetch?: typeof fetch;
   /** Reads "now" for Retry-After dates (style guide 7). */
   clock: Clock;
@@ -59,6 +67,8 @@ const realSleep: Sleep = (ms) => abortableSleep(ms);
 export class PlatformHttp {
   readonly #baseUrl: string;
   readonly #fetch: typeof fetch;
+  /** No fetch was injected: GETs may take the keep-alive path (keepAliveGet). */
+  readonly #nodeGets: boolean;
   readonly #clock: Clock;
   readonly #random: Random;
   readonly #sleep: Sleep;
@@ -69,6 +79,7 @@ export class PlatformHttp {
   constructor(options: PlatformHttpOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#fetch = options.fetch ?? fetch;
+    this.#nodeGets = options.fetch === undefined;
     this.#clock = options.clock;
     this.#random = options.random;
     this.#sleep = options.sleep ?? realSleep;
@@ -119,16 +130,20 @@ export class PlatformHttp {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException('The request timed out.', 'TimeoutError')), this.#timeoutMs);
     try {
-      const response = await this.#fetch(this.#baseUrl + path, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      status = response.status;
-      retryAfter = response.headers.get('retry-after');
-      text = await response.text();
+      if (method === 'GET' && body === undefined && this.#nodeGets) {
+        ({ status, retryAfter, text } = await keepAliveGet(this.#baseUrl + path, headers, controller.signal));
+      } else {
+        const response = await this.#fetch(this.#baseUrl + path, {
+          method,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          redirect: 'manual',
+          signal: controller.signal,
+        });
+        status = response.status;
+        retryAfter = response.headers.get('retry-after');
+        text = await response.text();
+      }
     } catch (error) {
       return { ok: false, error: new PlatformNetworkError(networkCause(controller.signal.aborted ? controller.signal.reason : error)), waitMs: null };
     } finally {
@@ -155,6 +170,58 @@ export class PlatformHttp {
     if (error.rawCode !== undefined) this.#logger?.warn('the platform answered with an error code this kiosk does not know', { status, rawCode: error.rawCode });
     return { ok: false, error, waitMs };
   }
+}
+
+// issue 14 "Idle": with the relay down the poller GETs each order awaiting payment every 2 s. Through fetch (undici's
+// web streams) a GET costs about 320 µs of CPU; over node:http with a kept-alive socket about 110 µs. One pair of agents
+// per process; their idle sockets are unref'd by node, so they never keep a process alive. Only GETs take this path: a
+// GET sent on a socket the server had just closed is a network error, retried by the policy like any other, and a
+// read is safe to send twice.
+const keepAliveAgents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/**
+ * One GET as fetch would answer it with redirect 'manual' (no redirect followed, the body decoded as UTF-8, gzip,
+ * deflate or br undone): rejects when no whole answer arrives (refused, reset, the connection closed before the body
+ * ended, or `signal` aborted, with its reason).
+ */
+function keepAliveGet(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<{ status: number; retryAfter: string | null; text: string }> {
+  return new Promise((resolve, reject) => {
+    const https = url.startsWith('https:');
+    const send = https ? httpsRequest : httpRequest;
+    const request = send(url, { method: 'GET', headers, agent: https ? keepAliveAgents.https : keepAliveAgents.http, signal }, (response) => {
+      const body = decoded(response);
+      body.setEncoding('utf8');
+      let text = '';
+      body.on('data', (chunk: string) => (text += chunk));
+      body.on('end', () => {
+        if (!response.complete) return reject(cutShort());
+        const retryAfter = response.headers['retry-after'];
+        resolve({ status: response.statusCode ?? 0, retryAfter: retryAfter ?? null, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
+      });
+      body.on('error', reject);
+      response.on('error', reject);
+      // A connection that ends before the body does: no 'end', only 'close' (or 'aborted').
+      response.on('close', () => {
+        if (!response.complete) reject(cutShort());
+      });
+    });
+    request.on('error', (error) => reject(signal.aborted ? signal.reason : error));
+    request.end();
+  });
+}
+
+/** The cause code node itself gives a response whose connection closed before its end ('aborted'). */
+function cutShort(): Error {
+  return Object.assign(new Error('the connection closed before the whole answer arrived'), { code: 'ECONNRESET' });
+}
+
+/** The body with its Content-Encoding undone, as fetch hands it over. */
+function decoded(response: IncomingMessage): Readable {
+  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
+  if (decoder === null) return response;
+  response.on('error', (error) => decoder.destroy(error));
+  return response.pipe(decoder);
 }
 
 function unexpected(status: number, what: string): PlatformError {

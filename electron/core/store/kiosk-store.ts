@@ -20,6 +20,14 @@ export interface KioskStore {
 
 /** Opens (creating or migrating) the kiosk's database; throws the store's errors (DamagedDatabaseError...) as they are. */
 export function openKioskStore(file: string, clock: Clock): KioskStore {
-  const db = openKioskDatabase(file);
+  return kioskStoreOver(openKioskDatabase(file), clock);
+}
+
+/**
+ * The repositories over a database already opened by openKioskDatabase (database.ts). issue 14 "cold start": a launch
+ * opens the file with database.ts alone (it refuses a damaged file before the address is shown), and loads this
+ * module, whose row checks bring zod and the schemas, afterwards (launch/start-kiosk.ts).
+ */
+export function kioskStoreOver(db: Database.Database, clock: Clock): KioskStore {
   return { db, ordersRepo: new OrdersRepo(db, clock), ops: new OperationsRepo(db, clock), settingsRepo: new SettingsRepo(db), audit: new AuditLog(db, clock) };
 }

@@ -1,6 +1,7 @@
 import type { KioskApi, KioskEvent, KioskMethod, Result } from '../../../shared/kiosk-api.ts';
 import { SHELL_UNREACHABLE } from './shell-unreachable.ts';
 import { KIOSK_METHOD_NAMES as KIOSK_METHODS } from '../../../shared/kiosk-names.ts';
+import { takeFirstReads } from './first-reads.ts';
 
 /** What the renderer talks to: the KioskApi contract and its event stream (style guide 2: one contract, one bridge). */
 export interface Bridge {
@@ -23,7 +24,14 @@ export function webShellBridge(): Bridge {
     history.replaceState(null, '', url.pathname + url.search + url.hash);
   }
   const secret = sessionStorage.getItem(SECRET_KEY) ?? '';
+  // issue 14 "cold start": the first screen's answers, when the page came with them (lib/first-reads.ts).
+  const firstReads = takeFirstReads(document);
+  let stream = firstReads.stream;
+  // Answers the first screen did not take by the time it is drawn are stale from then on.
+  afterNextPaint(() => afterNextPaint(() => firstReads.discard()));
   const call = async (method: KioskMethod, input: unknown): Promise<Result<unknown>> => {
+    const early = firstReads.take(method, input);
+    if (early) return early;
     try {
       const response = await fetch(`/api/${method}`, {
         method: 'POST',
@@ -39,12 +47,34 @@ export function webShellBridge(): Bridge {
   return {
     api,
     subscribe(listener) {
-      const source = new EventSource(`/api/events?k=${encodeURIComponent(secret)}`);
-      const handler = (e: MessageEvent<string>) => listener(JSON.parse(e.data) as KioskEvent);
-      for (const type of ['order.updated', 'outbox.changed', 'connectivity.changed', 'session.changed']) source.addEventListener(type, handler as EventListener);
-      return () => source.close();
+      let source: globalThis.EventSource | null = null;
+      let closed = false;
+      const open = (since: string) => {
+        if (closed) return;
+        source = new EventSource(`/api/events?k=${encodeURIComponent(secret)}${since}`);
+        const handler = (e: MessageEvent<string>) => listener(JSON.parse(e.data) as KioskEvent);
+        for (const type of ['order.updated', 'outbox.changed', 'connectivity.changed', 'session.changed']) source.addEventListener(type, handler as EventListener);
+      };
+      if (stream) {
+        // The first stream gives back the first answers' token: the events since they were read come first on it, so
+        // it can wait until the first screen is drawn (issue 14 "cold start": opening it starts the kiosk's own start
+        // work, launch/run-web.ts, which would otherwise compete with that drawing). Without answers (a reload, where
+        // the reads follow this call) it opens at once, so no event falls between the two.
+        const since = `&b=${encodeURIComponent(stream)}`;
+        stream = null;
+        afterNextPaint(() => afterNextPaint(() => open(since)));
+      } else open('');
+      return () => {
+        closed = true;
+        source?.close();
+      };
     },
   };
+}
+
+/** Runs `run` once the next frame has been painted (a task queued from that frame's animation callback). */
+function afterNextPaint(run: () => void): void {
+  requestAnimationFrame(() => setTimeout(run, 0));
 }
 
 /** Electron's preload exposes the same shape as window.kiosk (issue 6); the web shell is the fallback. */

@@ -76,11 +76,23 @@ class I18n {
   /** "u.", "kg": a unit of measure as shown beside a price. */
   unit: Translator['unit'] = this.#words.unit;
 
-  /** Money in the seller's currency with the locale's conventions; CLP without decimals (issue 5 "Sale"). */
+  /**
+   * Money in the seller's currency with the locale's conventions; CLP without decimals (issue 5 "Sale"). issue 14: one
+   * formatter per locale and currency, kept (as lib/clock.ts keeps its own), not one made per amount: a History page or
+   * a report formats hundreds. (The first formatter of a page costs 15-30 ms in Chromium, loading ICU's data:
+   * public/warm-intl.js pays that before the first render.)
+   */
   money = (amount: string, currency: string): string => {
-    const digits = currency === 'CLP' ? 0 : 2;
-    return new Intl.NumberFormat(this.locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(amount));
+    const key = `${this.locale} ${currency}`;
+    let format = this.#moneyFormats.get(key);
+    if (!format) {
+      const digits = currency === 'CLP' ? 0 : 2;
+      format = new Intl.NumberFormat(this.locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+      this.#moneyFormats.set(key, format);
+    }
+    return format.format(Number(amount));
   };
+  readonly #moneyFormats = new Map<string, Intl.NumberFormat>();
 
   /**
    * An error code in words (common.ts has every code the core can answer with; its type keeps it so). A code this

@@ -131,6 +131,12 @@ describe('bad input: one clear line', () => {
     bad('[1, 2]', /config\.json must hold a JSON object like \{"platformUrl": "https:\/\/\.\.\."\}$/);
     bad({ platformUrl: 'https://a.example', relay: 'x' }, /config\.json: unknown field "relay"; the file may hold only "platformUrl"$/);
     bad({ platformUrl: 42 }, /config\.json: platformUrl must be a URL \(text\) or null$/);
+    // Checked by hand since issue 14 (no zod before the shell listens): null and text are not objects, and a field of
+    // the wrong type is said before an unknown one, as before.
+    bad('null', /config\.json must hold a JSON object like/);
+    bad('"https://a.example"', /config\.json must hold a JSON object like/);
+    bad({ platformUrl: 42, relay: 'x' }, /config\.json: platformUrl must be a URL \(text\) or null$/);
+    bad({ relay: 'x', other: 1 }, /config\.json: unknown field "relay", "other"; the file may hold only "platformUrl"$/);
     bad({ platformUrl: 'http://api.platform.example' }, /config\.json: platformUrl must use https:\/\//);
     // Checked even when a flag overrides it: a broken file is found the day it is written.
     const d = dataDir({ platformUrl: 42 });

@@ -44,3 +44,23 @@ test('issue 14: the web shell listens before it loads the embedded platform and 
   // And once started, the support bundle's archive code still waits for a bundle to be saved.
   assert.equal(packagesLoadedBy(join(root, 'launch', 'run-web.ts'), ...startModules).tar, undefined, 'tar is not loaded by a start');
 });
+
+test('issue 14: nothing the web shell runs before its address is shown imports zod or the contract\'s schemas', async () => {
+  // zod and the schemas built with it were about 45 ms of a cold start's module loading before the URL line (CPU
+  // profile of the bundled web shell); the config check is written by hand, the web shell loads its dispatcher and
+  // start-kiosk.ts the store's repositories after the address is shown. Read from the bundler's graph of static
+  // imports (what Node loads before the first line of launch/web.ts runs), so the check covers ES modules too.
+  const { build } = await import('esbuild');
+  const result = await build({ entryPoints: [join(root, 'launch', 'web.ts')], absWorkingDir: root, bundle: true, platform: 'node', format: 'esm', splitting: true, outdir: join(root, 'out', 'graph-check'), write: false, metafile: true, external: ['better-sqlite3', 'keytar', 'ioredis'], logLevel: 'silent' });
+  const inputs = result.metafile.inputs;
+  const eager = new Set<string>();
+  const walk = (file: string): void => {
+    if (eager.has(file)) return;
+    eager.add(file);
+    for (const next of inputs[file]?.imports ?? []) if (next.kind !== 'dynamic-import' && !next.external) walk(next.path);
+  };
+  walk('launch/web.ts');
+  assert.ok(eager.has('electron/web-shell/server.ts') && eager.has('electron/core/store/database.ts'), `the graph is the launch's: ${[...eager].join(', ')}`);
+  const heavy = [...eager].filter((file) => file.includes('node_modules/zod/') || file.startsWith('shared/schemas/') || file === 'shared/kiosk-api.ts');
+  assert.deepEqual(heavy, [], 'loaded before the address is shown');
+});

@@ -198,4 +198,38 @@ describe('JobQueue: the outbox mechanics, on a test kind', () => {
     assert.equal(ops.require(a2.id).state, 'queued');
     assert.equal(await q.process(), 0, 'a stopped queue sends nothing');
   });
+
+  test('issue 14 "Idle": an empty outbox asks the store nothing; an item queued later, and one waiting out its backoff, are still sent by the timer', async () => {
+    let reads = 0;
+    const dueOutbox = ops.dueOutbox.bind(ops);
+    ops.dueOutbox = (now, limit) => {
+      reads += 1;
+      return dueOutbox(now, limit);
+    };
+    const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 30));
+    const q = queue({ pollIntervalMs: 5 });
+    q.start();
+    await tick();
+    const readsWhenEmpty = reads;
+    await tick();
+    assert.equal(reads, readsWhenEmpty, 'nothing pending: the timer rests');
+
+    const item = record(orderA);
+    const attempted = q.attempt(item.id);
+    await settle();
+    kind.sends[0]!.reject(new TestKindError({ kind: 'retry', error: { code: 'test_later', message: 'later' }, retryAfterMs: 5_000, certainlyNotApplied: true }));
+    await attempted;
+    assert.equal(ops.require(item.id).state, 'queued');
+    clock.advance(5_000);
+    await tick();
+    assert.deepEqual(kind.sentIds(), [item.id, item.id], 'the timer sent it again once due, with no one asking');
+    kind.sends[1]!.resolve(null);
+    await settle();
+    assert.equal(ops.require(item.id).state, 'done');
+    await tick();
+    const readsWhenDone = reads;
+    await tick();
+    assert.equal(reads, readsWhenDone, 'empty again: the timer rests again');
+    await q.stop();
+  });
 });

@@ -1,9 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { PlatformHttp, type PlatformHttpOptions } from '../../../../electron/core/platform/http.ts';
 import { PlatformError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
 import { backoffDelay, type RetryPolicy } from '../../../../node-common/retry.ts';
+import { listen } from '../../../../node-common/listen.ts';
 
 interface Sent {
   url: string;
@@ -256,5 +259,99 @@ describe('PlatformHttp retries (style guide 8 and 9)', () => {
     const { http, sent } = client([apiError(500, 'generic')]);
     await rejection(http.request('GET', '/x', { retry: { maxAttempts: 2, baseMs: 1, maxMs: 1 } }));
     assert.equal(sent.length, 2);
+  });
+});
+
+describe('PlatformHttp GETs without an injected fetch (issue 14 "Idle": node:http, kept alive)', () => {
+  /** A real server on port 0 whose handler the test sets; counts the connections it accepts. */
+  async function platform(handler: (request: IncomingMessage, response: ServerResponse, n: number) => void) {
+    let n = 0;
+    let connections = 0;
+    const server = createServer((request, response) => handler(request, response, (n += 1)));
+    server.on('connection', () => (connections += 1));
+    const url = await listen(server, 0, '127.0.0.1', 'the test platform');
+    const sleeps: number[] = [];
+    const http = new PlatformHttp({ baseUrl: url, clock: { now: () => NOW }, random: () => 0.5, sleep: async (ms) => void sleeps.push(ms), retry: policy, timeoutMs: 2_000 });
+    return {
+      http,
+      sleeps,
+      connections: () => connections,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())).finally(() => server.closeAllConnections()),
+    };
+  }
+
+  it('answers a GET with the bearer token, and a second GET reuses the same connection', async () => {
+    const seen: Array<string | undefined> = [];
+    const p = await platform((request, response) => {
+      seen.push(request.headers.authorization);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: request.url, n: 1 }));
+    });
+    try {
+      assert.deepEqual(await p.http.request('GET', '/a', { token: 'TEST-tok', schema: itemSchema }), { id: '/a', n: 1 });
+      assert.deepEqual(await p.http.request('GET', '/b', { token: 'TEST-tok', schema: itemSchema }), { id: '/b', n: 1 });
+      assert.deepEqual(seen, ['Bearer TEST-tok', 'Bearer TEST-tok']);
+      assert.equal(p.connections(), 1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('reads error bodies and Retry-After as fetch did: a 429 is retried after the time the server names', async () => {
+    const p = await platform((_request, response, n) => {
+      if (n === 1) response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ code: 'too_many_requests', message: 'm', details: [] }] }));
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'ok', n: 2 }));
+    });
+    try {
+      assert.deepEqual(await p.http.request('GET', '/x', { schema: itemSchema }), { id: 'ok', n: 2 });
+      assert.deepEqual(p.sleeps, [1000]);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a gzip body is decoded, as fetch decodes it', async () => {
+    const p = await platform((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ id: 'z', n: 3 })));
+    });
+    try {
+      assert.deepEqual(await p.http.request('GET', '/x', { schema: itemSchema }), { id: 'z', n: 3 });
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('a connection that closes before the body ends is a network error (ECONNRESET), retried', async () => {
+    let drop = 1;
+    const p = await platform((_request, response, n) => {
+      if (n <= drop) {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        response.write('{"id":');
+        setTimeout(() => response.socket?.destroy(), 20);
+      } else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'again', n: 4 }));
+    });
+    try {
+      assert.deepEqual(await p.http.request('GET', '/x', { schema: itemSchema }), { id: 'again', n: 4 });
+      assert.equal(p.sleeps.length, 1);
+      drop = Infinity;
+      const error = await rejection(p.http.request('GET', '/x', { schema: itemSchema, retry: { maxAttempts: 1, baseMs: 1, maxMs: 1 } }));
+      assert.ok(error instanceof PlatformNetworkError);
+      assert.equal(error.causeCode, 'ECONNRESET');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('an answer that does not come within timeoutMs is a network error (timeout)', async () => {
+    const p = await platform(() => {
+      // never answers
+    });
+    const http = new PlatformHttp({ baseUrl: p.http.baseUrl, clock: { now: () => NOW }, random: () => 0.5, sleep: async () => {}, retry: { ...policy, maxAttempts: 1 }, timeoutMs: 50 });
+    try {
+      const error = await rejection(http.request('GET', '/x'));
+      assert.ok(error instanceof PlatformNetworkError);
+      assert.equal(error.causeCode, 'timeout');
+    } finally {
+      await p.close();
+    }
   });
 });
