@@ -144,7 +144,9 @@ const sum = (files: LoadedFile[], type: LoadedFile['type'], field: 'bytes' | 'gz
 export default async function rendererBench(context: BenchContext): Promise<BenchResult> {
   const unavailable = e2eUnavailable();
   if (unavailable) throw new Error(`cannot load the renderer: ${unavailable}`);
-  const runs = Number(process.env.BENCH_COLD_STARTS ?? (context.quick ? 2 : 5));
+  // 11 in a full run: the medians of 5 or 9 moved by ±0.15× between back-to-back runs (the browser's own new context
+  // alone varies 150-250 ms); 11 pairs take about 15 s.
+  const runs = Number(process.env.BENCH_COLD_STARTS ?? (context.quick ? 3 : 11));
   // Bundled into files of the bench's own (npm start remakes out/web.mjs at each start), one folder below the project
   // as build/bundle-web.ts requires.
   const viaTsx = process.env.BENCH_WEB_SHELL === 'tsx';

@@ -86,7 +86,12 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
   try {
     kiosk = await startKiosk(config, {
       logger,
-      composed: (core) => starting.composed(core),
+      composed: (core) => {
+        const firstScreen = starting.composed(core);
+        // issue 14 "cold start": the page's first answers are read now, while the browser starts, not when it asks.
+        shell.readAhead();
+        return firstScreen;
+      },
       opened: () => {
         out.stdout(`Kiosk (${mode}) at ${shell.url}\n`);
         urlShown = Math.round(performance.now());

@@ -77,6 +77,11 @@ export class EventsSinceFirstReads {
     return kept.events;
   }
 
+  /** Whether events are still kept for `token` (not taken, not past the bound). */
+  has(token: string): boolean {
+    return this.#kept.has(token);
+  }
+
   /** Stops keeping events for every page (the shell closes). */
   clear(): void {
     for (const { stop } of [...this.#kept.values()]) stop();

@@ -42,6 +42,12 @@ export interface WebShell {
   url: string;
   origin: string;
   secret: string;
+  /**
+   * issue 14 "cold start": reads the first screen's answers now, for the next page load with the secret (the launch's
+   * window), so that page is served at once instead of after its reads. launch/run-web.ts calls it when the core is
+   * composed, while the browser is still starting. Answers whose events are no longer kept (30 s) are read again.
+   */
+  readAhead(): void;
   close(): Promise<void>;
 }
 
@@ -159,15 +165,18 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
    * the holder of the secret); without them, as any load, when they take longer than firstReadsWaitMs or fail.
    */
   async function servePageWithFirstReads(index: StaticFile, res: ServerResponse): Promise<void> {
-    // Kept from before the reads begin, so an event emitted while they run is on the page's stream too.
-    const stream = keptEvents.keep(options.events);
-    const { dispatch } = await loadDispatch();
+    const ahead = readingAhead;
+    readingAhead = null;
+    let first = ahead && keptEvents.has(ahead.stream) ? ahead : readFirst();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const answers = await Promise.race([
-      readFirstAnswers((method, input) => dispatch(options.api, method, input)).catch(() => null),
-      new Promise<null>((resolveLate) => (timer = setTimeout(() => resolveLate(null), options.firstReadsWaitMs ?? 2_000))),
-    ]);
+    let answers = await Promise.race([first.answers, new Promise<null>((resolveLate) => (timer = setTimeout(() => resolveLate(null), options.firstReadsWaitMs ?? 2_000)))]);
     clearTimeout(timer);
+    if (answers !== null && !keptEvents.has(first.stream)) {
+      // Read ahead long before the page came: its events are no longer kept, so the answers are read again.
+      first = readFirst();
+      answers = await first.answers;
+    }
+    const { stream } = first;
     if (answers === null) {
       keptEvents.take(stream);
       res.writeHead(200, { 'content-type': index.type, 'content-length': index.body.length, 'cache-control': 'no-store', ...PAGE_HEADERS });
@@ -178,6 +187,16 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     res.writeHead(200, { 'content-type': index.type, 'content-length': body.length, 'cache-control': 'no-store', ...PAGE_HEADERS });
     res.end(body);
   }
+
+  /** The first screen's answers, with the events kept from before the reads begin (so none falls between). */
+  function readFirst(): { stream: string; answers: Promise<Record<string, unknown> | null> } {
+    const stream = keptEvents.keep(options.events);
+    const answers = loadDispatch()
+      .then(({ dispatch }) => readFirstAnswers((method, input) => dispatch(options.api, method, input)))
+      .catch(() => null);
+    return { stream, answers };
+  }
+  let readingAhead: ReturnType<typeof readFirst> | null = null;
 
   /**
    * The file a path is served from: itself, or index.html for the single page's routes (its routes, e.g. /customer);
@@ -259,6 +278,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     url: `${origin}/?k=${secret}`,
     origin,
     secret,
+    readAhead: () => {
+      if (indexFile !== null && staticFiles.has(indexFile)) readingAhead ??= readFirst();
+    },
     close: () =>
       new Promise<void>((resolveClose) => {
         keptEvents.clear();

@@ -173,3 +173,42 @@ test('issue 14: a kiosk that does not answer its first reads in time gets the pl
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('issue 14: answers read ahead serve the next page load at once, with the events since; later loads read afresh', async () => {
+  await withShell(async (shell, calls, events) => {
+    shell.readAhead();
+    shell.readAhead();
+    const answersRead = FIRST_READS.map((r) => firstReadKey(r.method, r.input)).sort();
+    for (let waited = 0; calls.length < FIRST_READS.length && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual([...calls].sort(), answersRead, 'read once, when asked to, before any page');
+    const paid: KioskEvent = { type: 'session.changed', session: { state: 'connected' } as never };
+    events.emit(paid);
+    const first = payloadOf(await (await fetch(shell.url)).text());
+    assert.ok(first);
+    assert.equal(calls.length, FIRST_READS.length, 'the page was served from the answers read ahead');
+    const stream = await connectSse(`${shell.origin}/api/events?k=${shell.secret}&b=${first.stream}`);
+    try {
+      await stream.until((messages) => messages.length >= 1);
+      assert.deepEqual(JSON.parse(stream.messages[0]?.data ?? 'null'), paid, 'what changed after the read ahead comes first');
+    } finally {
+      stream.close();
+    }
+    const second = payloadOf(await (await fetch(shell.url)).text());
+    assert.ok(second);
+    assert.notEqual(second.stream, first.stream);
+    assert.equal(calls.length, 2 * FIRST_READS.length, 'a second page load reads its own answers');
+  });
+});
+
+test('issue 14: answers read ahead whose events are no longer kept are read again for the page', async () => {
+  await withShell(async (shell, calls, events) => {
+    shell.readAhead();
+    for (let waited = 0; calls.length < FIRST_READS.length && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Past the bound of events kept for a page that has not come: the snapshot can no longer be brought up to date.
+    for (let i = 0; i <= 1_000; i += 1) events.emit({ type: 'session.changed', session: { state: `s${i}` } as never });
+    const payload = payloadOf(await (await fetch(shell.url)).text());
+    assert.ok(payload);
+    assert.equal(calls.length, 2 * FIRST_READS.length, 'read again when the page came');
+    assert.equal(events.listeners, 1, 'the events are kept for the fresh answers only');
+  });
+});
