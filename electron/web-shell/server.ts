@@ -168,13 +168,11 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     const ahead = readingAhead;
     readingAhead = null;
     let first = ahead && keptEvents.has(ahead.stream) ? ahead : readFirst();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let answers = await Promise.race([first.answers, new Promise<null>((resolveLate) => (timer = setTimeout(() => resolveLate(null), options.firstReadsWaitMs ?? 2_000)))]);
-    clearTimeout(timer);
+    let answers = await inTime(first.answers);
     if (answers !== null && !keptEvents.has(first.stream)) {
       // Read ahead long before the page came: its events are no longer kept, so the answers are read again.
       first = readFirst();
-      answers = await first.answers;
+      answers = await inTime(first.answers);
     }
     const { stream } = first;
     if (answers === null) {
@@ -197,6 +195,17 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     return { stream, answers };
   }
   let readingAhead: ReturnType<typeof readFirst> | null = null;
+
+  /** The answers, or null when they take longer than firstReadsWaitMs. */
+  async function inTime(answers: Promise<Record<string, unknown> | null>): Promise<Record<string, unknown> | null> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolveLate) => (timer = setTimeout(() => resolveLate(null), options.firstReadsWaitMs ?? 2_000)));
+    try {
+      return await Promise.race([answers, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /**
    * The file a path is served from: itself, or index.html for the single page's routes (its routes, e.g. /customer);
