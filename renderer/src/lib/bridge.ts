@@ -28,7 +28,7 @@ export function webShellBridge(): Bridge {
   const firstReads = takeFirstReads(document);
   let stream = firstReads.stream;
   // Answers the first screen did not take by the time it is drawn are stale from then on.
-  afterNextPaint(() => afterNextPaint(() => firstReads.discard()));
+  afterFirstScreen(() => firstReads.discard());
   const call = async (method: KioskMethod, input: unknown): Promise<Result<unknown>> => {
     const early = firstReads.take(method, input);
     if (early) return early;
@@ -62,7 +62,7 @@ export function webShellBridge(): Bridge {
         // the reads follow this call) it opens at once, so no event falls between the two.
         const since = `&b=${encodeURIComponent(stream)}`;
         stream = null;
-        afterNextPaint(() => afterNextPaint(() => open(since)));
+        afterFirstScreen(() => open(since));
       } else open('');
       return () => {
         closed = true;
@@ -72,9 +72,21 @@ export function webShellBridge(): Bridge {
   };
 }
 
-/** Runs `run` once the next frame has been painted (a task queued from that frame's animation callback). */
-function afterNextPaint(run: () => void): void {
-  requestAnimationFrame(() => setTimeout(run, 0));
+/**
+ * Runs `run` once, when the first screen has been drawn: after the next frame is painted and a task later, or after
+ * FIRST_SCREEN_MS, whichever comes first. A hidden window paints no frame (no animation callbacks), and what waits
+ * here must not wait for ever: the events kept for the page's stream are kept for 30 s only (web-shell/first-reads.ts).
+ */
+const FIRST_SCREEN_MS = 1_000;
+function afterFirstScreen(run: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    run();
+  };
+  requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => setTimeout(once, 0)), 0));
+  setTimeout(once, FIRST_SCREEN_MS);
 }
 
 /** Electron's preload exposes the same shape as window.kiosk (issue 6); the web shell is the fallback. */
