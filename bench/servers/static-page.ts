@@ -4,7 +4,10 @@
 import { createServer } from 'node:http';
 import { listen } from '../../node-common/listen.ts';
 
-const PAGE = '<!doctype html><meta charset="utf-8"><title>Baseline</title><button type="button" data-testid="key-0">0</button>';
+// The same User Timing mark the kiosk's Sale keypad makes once the frame showing it is painted (renderer/src/lib/first-drawn.ts).
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><title>Baseline</title><button type="button" data-testid="key-0">0</button>' +
+  "<script>requestAnimationFrame(() => setTimeout(() => performance.mark('kiosk:keypad-drawn'), 0));</script>";
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end(PAGE);
