@@ -7,6 +7,12 @@ import { takeFirstReads } from './first-reads.ts';
 export interface Bridge {
   api: KioskApi;
   subscribe(listener: (event: KioskEvent) => void): () => void;
+  /**
+   * issue 14 "cold start": the first screen has mounted and made its reads (App.svelte says so once). The web shell's
+   * bridge then forgets the first answers not taken (lib/first-reads.ts): they were the state when the page was
+   * served, right for its first screen only. Absent where there are none (Electron).
+   */
+  firstScreenShown?(): void;
 }
 
 const SECRET_KEY = 'kiosk-launch-secret';
@@ -27,8 +33,6 @@ export function webShellBridge(): Bridge {
   // issue 14 "cold start": the first screen's answers, when the page came with them (lib/first-reads.ts).
   const firstReads = takeFirstReads(document);
   let stream = firstReads.stream;
-  // Answers the first screen did not take by the time it is drawn are stale from then on.
-  afterFirstScreen(() => firstReads.discard());
   const call = async (method: KioskMethod, input: unknown): Promise<Result<unknown>> => {
     const early = firstReads.take(method, input);
     if (early) return early;
@@ -46,6 +50,7 @@ export function webShellBridge(): Bridge {
   const api = Object.fromEntries(KIOSK_METHODS.map((m) => [m, (input: unknown) => call(m, input)])) as unknown as KioskApi;
   return {
     api,
+    firstScreenShown: () => firstReads.discard(),
     subscribe(listener) {
       let source: globalThis.EventSource | null = null;
       let closed = false;
@@ -73,8 +78,8 @@ export function webShellBridge(): Bridge {
 }
 
 /**
- * Runs `run` once, when the first screen has been drawn: after the next frame is painted and a task later, or after
- * FIRST_SCREEN_MS, whichever comes first. A hidden window paints no frame (no animation callbacks), and what waits
+ * Runs `run` once the first screen has most likely been drawn: after two frames have been painted (each: its animation
+ * callback, then a task), or after FIRST_SCREEN_MS, whichever comes first. A hidden window paints no frame (no animation callbacks), and what waits
  * here must not wait for ever: the events kept for the page's stream are kept for 30 s only (web-shell/first-reads.ts).
  */
 const FIRST_SCREEN_MS = 1_000;
