@@ -109,6 +109,23 @@ async function messageIds(fs: Rollup.PluginContext['fs'], keys: readonly string[
 }
 
 // The cashier UI: built once into renderer/dist, served by the web shell or loaded by the Electron shell.
+/**
+ * issue 14 "cold start": `public/warm-intl.js` (it says why) as an async classic script right after the title, before
+ * the main script, so that it is asked for, arrives and runs first (at the end of the head it ran after the main
+ * script in one of two profiled loads, too late to help). Added to the built page rather than written in index.html,
+ * where Vite warns at every build that it cannot bundle a script that is not a module: this one must stay its own file.
+ */
+const warmIntlScript: Plugin = {
+  name: 'warm-intl-script',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html) {
+      if (!html.includes('</title>')) throw new Error('renderer/index.html has no <title>: the ICU warm-up script goes after it');
+      return html.replace('</title>', '</title>\n    <script async src="./warm-intl.js"></script>');
+    },
+  },
+};
+
 export default defineConfig({
   root: import.meta.dirname,
   base: './',
@@ -121,6 +138,7 @@ export default defineConfig({
   plugins: [
     svelte({ configFile: false, emitCss: true, compilerOptions: { css: 'external', cssHash: ({ hash, css, filename }) => `s${hash(filename === '(unknown)' ? css : (filename ?? css))}` } }),
     ...languageTables(),
+    warmIntlScript,
   ],
   build: {
     outDir: 'dist',
