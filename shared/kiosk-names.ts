@@ -64,6 +64,13 @@ export const KIOSK_METHOD_NAMES = [
   'updateNow',
 ] as const;
 
+const METHOD_NAMES: ReadonlySet<string> = new Set<string>(KIOSK_METHOD_NAMES);
+
+/** Whether `method` is one of the contract's methods (the web shell's 404 and the dispatcher's check; no zod here). */
+export function isKioskMethod(method: string): method is (typeof KIOSK_METHOD_NAMES)[number] {
+  return METHOD_NAMES.has(method);
+}
+
 /** The sellers' countries the kiosk serves, and each one's currency (seed 2.5: country_code; CLP has no minor unit). */
 export const COUNTRY_CURRENCY = { AR: 'ARS', BR: 'BRL', CL: 'CLP', UY: 'UYU' } as const;
 export const COUNTRY_CODES = ['AR', 'BR', 'CL', 'UY'] as const;

@@ -1,5 +1,6 @@
 import { kioskError } from '../../shared/kiosk-errors.ts';
-import { KIOSK_METHODS, kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
+import { kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
+import { isKioskMethod } from '../../shared/kiosk-names.ts';
 
 /**
  * The one boundary wrapper (style guide 4): the method name must be one of the contract's, and the payload must pass
@@ -8,7 +9,7 @@ import { KIOSK_METHODS, kioskInputs, type KioskApi, type KioskMethod, type Resul
  * message (an exception's text may carry details the renderer must not see).
  */
 export async function dispatch(api: KioskApi, method: string, payload: unknown): Promise<Result<unknown>> {
-  if (!(KIOSK_METHODS as string[]).includes(method)) {
+  if (!isKioskMethod(method)) {
     return { ok: false, error: kioskError('unknown_method', `There is no kiosk method ${method.slice(0, 64)}.`) };
   }
   const name = method as KioskMethod;
@@ -24,8 +25,4 @@ export async function dispatch(api: KioskApi, method: string, payload: unknown):
   } catch {
     return { ok: false, error: kioskError('internal') };
   }
-}
-
-export function isKioskMethod(method: string): method is KioskMethod {
-  return (KIOSK_METHODS as string[]).includes(method);
 }

@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { KioskApi, KioskError, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
-import { KIOSK_METHOD_NAMES } from '../../shared/kiosk-names.ts';
+import { isKioskMethod } from '../../shared/kiosk-names.ts';
 import type { dispatch as Dispatch } from '../core/api-dispatch.ts';
 import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
 import { kioskError } from '../../shared/kiosk-errors.ts';
@@ -58,10 +58,6 @@ const MAX_BODY = 64 * 1024;
  * envelope. Every other method keeps the small limit.
  */
 const MAX_BODY_BY_METHOD: Partial<Record<KioskMethod, number>> = { importCatalog: 3_000_000 + 64 * 1024 };
-
-/** The contract's method names, for the 404 of an unknown one (api-dispatch.ts checks again). */
-const KIOSK_METHODS: ReadonlySet<string> = new Set<string>(KIOSK_METHOD_NAMES);
-const isKioskMethod = (method: string): method is KioskMethod => KIOSK_METHODS.has(method);
 
 /**
  * issue 14 "cold start": the dispatcher brings the contract's schemas and zod with it (about 45 ms of module loading

@@ -34,7 +34,7 @@ export class KioskState {
         },
       ]),
     ) as unknown as KioskApi;
-    this.bridge = { api, subscribe: (listener) => bridge.subscribe(listener), ...(bridge.firstScreenShown ? { firstScreenShown: () => bridge.firstScreenShown?.() } : {}) };
+    this.bridge = { api, subscribe: (listener) => bridge.subscribe(listener), firstScreenShown: () => bridge.firstScreenShown?.() };
   }
 
   /**
