@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Response } from 'playwright-core';
 import { CHROMIUM, RENDERER_DIST, e2eUnavailable } from '../test/support/kiosk-browser.ts';
 import { bundleNodeEntry, bundleWeb } from '../build/bundle-web.ts';
 import { median } from './lib/stats.ts';
@@ -81,18 +81,15 @@ async function coldStart(browser: Browser, args: string[], urlLine: RegExp): Pro
     });
     const listeningMs = performance.now() - started;
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const bodies: Array<Promise<LoadedFile | null>> = [];
+    const responses: Response[] = [];
     try {
       const page = await context.newPage();
+      // The files are noted as they load and read after the keypad is seen: reading a body is the browser's and this
+      // process's work (a protocol round trip and a copy of each file), which would otherwise share the cores with the
+      // page being timed, and only with the web shell's (the static page has no file to read).
       page.on('response', (response) => {
         const type = response.request().resourceType();
-        if (type !== 'script' && type !== 'stylesheet') return;
-        bodies.push(
-          response
-            .body()
-            .then((body) => ({ url: new URL(response.url()).pathname, type, bytes: body.length, gzipBytes: gzipSize(body) }) as LoadedFile)
-            .catch(() => null),
-        );
+        if (type === 'script' || type === 'stylesheet') responses.push(response);
       });
       await page.goto(url);
       const pageLoadMs = performance.now() - started;
@@ -101,7 +98,16 @@ async function coldStart(browser: Browser, args: string[], urlLine: RegExp): Pro
       // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
       const drawn = (await page.evaluate("performance.getEntriesByName('kiosk:keypad-drawn')[0]?.startTime ?? null")) as number | null;
       const pageDrawnMs = drawn === null ? null : Math.round(drawn);
-      const loaded = (await Promise.all(bodies)).filter((f): f is LoadedFile => f !== null);
+      const loaded = (
+        await Promise.all(
+          responses.map((response) =>
+            response
+              .body()
+              .then((body) => ({ url: new URL(response.url()).pathname, type: response.request().resourceType(), bytes: body.length, gzipBytes: gzipSize(body) }) as LoadedFile)
+              .catch(() => null),
+          ),
+        )
+      ).filter((f): f is LoadedFile => f !== null);
       // The web shell's start-up line comes once the kiosk has started, which may be after the keypad is (issue 14:
       // the start's own work waits for the page's first reads); the baseline has none.
       for (let waited = 0; urlLine.source.startsWith('Kiosk') && !output.includes('"kiosk started"') && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -23,11 +23,15 @@ export function firstReadsElement(payload: FirstReadsPayload): string {
   return `<script id="${FIRST_READS_ELEMENT_ID}" type="application/json">${json}</script>`;
 }
 
-/** `index.html` with the element at the end of its head (where the renderer's main script reads it before it runs). */
-export function withFirstReads(indexHtml: Buffer, element: string): Buffer {
+/**
+ * `index.html` cut where the element goes: at the end of its body. The page's own part (its head, with the scripts and
+ * the stylesheet) is sent at once, so the browser fetches them while the answers are read; the element comes after it.
+ * The renderer's main script still finds it: a module script runs only once the page has been parsed to its end.
+ */
+export function pageAroundFirstReads(indexHtml: Buffer): { before: Buffer; after: Buffer } {
   const html = indexHtml.toString('utf8');
-  const at = html.indexOf('</head>');
-  return Buffer.from(at === -1 ? element + html : html.slice(0, at) + element + html.slice(at), 'utf8');
+  const at = html.lastIndexOf('</body>');
+  return at === -1 ? { before: indexHtml, after: Buffer.alloc(0) } : { before: Buffer.from(html.slice(0, at), 'utf8'), after: Buffer.from(html.slice(at), 'utf8') };
 }
 
 /** Reads the first screen's answers through `call` (the shell's dispatch): only the answers that succeeded are kept. */

@@ -8,7 +8,7 @@ import { isKioskMethod } from '../../shared/kiosk-names.ts';
 import type { dispatch as Dispatch } from '../core/api-dispatch.ts';
 import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
 import { kioskError } from '../../shared/kiosk-errors.ts';
-import { EventsSinceFirstReads, firstReadsElement, readFirstAnswers, withFirstReads } from './first-reads.ts';
+import { EventsSinceFirstReads, firstReadsElement, pageAroundFirstReads, readFirstAnswers } from './first-reads.ts';
 
 // The web shell's own code (shared/kiosk-errors.ts), not the platform's `unauthorized`, which sends the cashier to
 // connect the account: a page without this launch's secret is fixed by restarting the kiosk (issue 13).
@@ -29,8 +29,8 @@ export interface WebShellOptions {
   heartbeatMs?: number;
   /**
    * issue 14 "cold start": how long the first load's page waits for the first screen's answers (first-reads.ts) before
-   * it is served without them (its calls then wait as before). Default 2 s: a kiosk still starting answers them well
-   * within that; a core that cannot start should not hold the page.
+   * it is ended without them (its calls then wait as before); its own part is sent at once either way. Default 2 s: a
+   * kiosk still starting answers them well within that; a core that cannot start should not hold the page.
    */
   firstReadsWaitMs?: number;
   /** Called when a page's event stream opens (the page's scripts have run): launch/run-web.ts starts its own work then. */
@@ -159,11 +159,16 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   /**
    * index.html with the first screen's answers (first-reads.ts), never cached (they are this moment's, and only for
    * the holder of the secret); without them, as any load, when they take longer than firstReadsWaitMs or fail.
+   * issue 14 "cold start": the page's own part goes first, at once, so the browser fetches its scripts and stylesheet
+   * while the answers are read (measured: the page waited for them 50 ms in half the cold starts, its files after).
    */
   async function servePageWithFirstReads(index: StaticFile, res: ServerResponse): Promise<void> {
     const ahead = readingAhead;
     readingAhead = null;
     let first = ahead && keptEvents.has(ahead.stream) ? ahead : readFirst();
+    const page = pageAroundFirstReads(index.body);
+    res.writeHead(200, { 'content-type': index.type, 'cache-control': 'no-store', ...PAGE_HEADERS });
+    res.write(page.before);
     let answers = await inTime(first.answers);
     if (answers !== null && !keptEvents.has(first.stream)) {
       // Read ahead long before the page came: its events are no longer kept, so the answers are read again.
@@ -171,15 +176,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       answers = await inTime(first.answers);
     }
     const { stream } = first;
-    if (answers === null) {
-      keptEvents.take(stream);
-      res.writeHead(200, { 'content-type': index.type, 'content-length': index.body.length, 'cache-control': 'no-store', ...PAGE_HEADERS });
-      res.end(index.body);
-      return;
-    }
-    const body = withFirstReads(index.body, firstReadsElement({ answers, stream }));
-    res.writeHead(200, { 'content-type': index.type, 'content-length': body.length, 'cache-control': 'no-store', ...PAGE_HEADERS });
-    res.end(body);
+    // A page gone while its answers were read (closed, reloaded) never opens this stream.
+    if (answers === null || res.destroyed) keptEvents.take(stream);
+    if (res.destroyed) return;
+    res.end(answers === null ? page.after : Buffer.concat([Buffer.from(firstReadsElement({ answers, stream }), 'utf8'), page.after]));
   }
 
   /** The first screen's answers, with the events kept from before the reads begin (so none falls between). */

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { startWebShell, type EventSource } from '../../../../electron/web-shell/server.ts';
 import { EventsSinceFirstReads, firstReadsElement } from '../../../../electron/web-shell/first-reads.ts';
@@ -70,7 +71,8 @@ test('issue 14: the launch URL\'s page carries the answers that succeeded, keyed
     const html = await response.text();
     const payload = payloadOf(html);
     assert.ok(payload, 'the element is in the page');
-    assert.ok(html.indexOf(FIRST_READS_ELEMENT_ID) < html.indexOf('</head>'), 'in the head, before the main script reads it');
+    assert.ok(html.indexOf('<div id="app"></div>') < html.indexOf(FIRST_READS_ELEMENT_ID) && html.indexOf(FIRST_READS_ELEMENT_ID) < html.indexOf('</body>'), 'at the end of the body: after the page\'s own part, before the page is parsed to its end');
+    assert.equal(html.replace(/<script id="[^"]+" type="application\/json">[^<]*<\/script>/, ''), INDEX, 'the page is otherwise the file');
     assert.deepEqual(calls.sort(), FIRST_READS.map((r) => firstReadKey(r.method, r.input)).sort(), 'each first read asked once');
     assert.deepEqual(Object.keys(payload.answers).sort(), FIRST_READS.filter((r) => r.method !== 'currentCashier').map((r) => firstReadKey(r.method, r.input)).sort(), 'a failed read is left to the page');
     assert.deepEqual(payload.answers[firstReadKey('listOrders', { limit: 10 })], { ok: true, value: { method: 'listOrders' } });
@@ -172,6 +174,73 @@ test('issue 14: a kiosk that does not answer its first reads in time gets the pl
     await shell.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** A shell whose first reads wait until the test releases them. */
+async function withHeldReads(run: (shell: Awaited<ReturnType<typeof startWebShell>>, release: () => void, events: ReturnType<typeof emitter>) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'web-shell-first-'));
+  writeFileSync(join(dir, 'index.html'), INDEX);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const calls: string[] = [];
+  const answering = firstReadsApi(calls);
+  const held = Object.fromEntries(FIRST_READS.map(({ method }) => [method, async (input: unknown) => (await released, (answering as unknown as Record<string, (input: unknown) => unknown>)[method]?.(input))])) as unknown as KioskApi;
+  const events = emitter();
+  const shell = await startWebShell({ api: held, events, staticDir: dir });
+  try {
+    await run(shell, release, events);
+  } finally {
+    release();
+    await shell.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The page as a browser receives it: each chunk as it arrives. */
+function pageChunks(url: string): { next(): Promise<string | null>; abort(): void } {
+  const chunks: Array<string | null> = [];
+  const waiting: Array<(chunk: string | null) => void> = [];
+  const push = (chunk: string | null) => (waiting.length > 0 ? waiting.shift()?.(chunk) : chunks.push(chunk));
+  const request = get(url, (response) => {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => push(chunk));
+    response.on('end', () => push(null));
+  });
+  request.on('error', () => push(null));
+  return {
+    next: () => (chunks.length > 0 ? Promise.resolve(chunks.shift() ?? null) : new Promise((resolve) => waiting.push(resolve))),
+    abort: () => request.destroy(),
+  };
+}
+
+test('issue 14: the page\'s own part (its scripts) is sent before the answers are read; the answers end it', async () => {
+  await withHeldReads(async (shell, release) => {
+    const page = pageChunks(shell.url);
+    const first = await page.next();
+    assert.ok(first?.includes('<div id="app"></div>'), 'the page\'s own part came while the reads were held');
+    assert.ok(!first?.includes(FIRST_READS_ELEMENT_ID), 'without the answers yet');
+    release();
+    let rest = '';
+    for (let chunk = await page.next(); chunk !== null; chunk = await page.next()) rest += chunk;
+    const payload = payloadOf(first + rest);
+    assert.ok(payload, 'the answers end the page');
+    assert.equal(Object.keys(payload.answers).length, FIRST_READS.length - 1);
+    assert.ok((first + rest).endsWith('</body></html>'));
+  });
+});
+
+test('issue 14: a page closed before its answers came keeps no events for a stream it will never open', async () => {
+  await withHeldReads(async (shell, release, events) => {
+    const page = pageChunks(shell.url);
+    assert.ok(await page.next());
+    assert.equal(events.listeners, 1, 'events kept while the answers are read');
+    page.abort();
+    // The shell learns of the closed connection at its next turn (loopback, an idle event loop): well within this.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    for (let waited = 0; events.listeners > 0 && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(events.listeners, 0, 'no longer kept once the answers came for a page that is gone');
+  });
 });
 
 test('issue 14: answers read ahead serve the next page load at once, with the events since; later loads read afresh', async () => {
