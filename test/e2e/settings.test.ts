@@ -316,3 +316,34 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768
     }
   });
 }
+
+test('issue 14: the Settings tabs take the same keys as the Sale tabs: End, Home, and arrows that wrap (WAI-ARIA tabs)', { skip }, async () => {
+  const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
+  try {
+    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
+    await unlockSettings(k, '1234');
+    const { page } = k;
+    /** The tab now selected is `name`, has the focus (focus follows) and its panel is the one shown. */
+    const assertOn = async (name: string, why: string): Promise<void> => {
+      assert.equal(await page.getByTestId(`tab-${name}`).getAttribute('aria-selected'), 'true', why);
+      assert.equal(await page.evaluate('document.activeElement?.getAttribute("data-testid")'), `tab-${name}`, `${why}: focused`);
+      await page.locator(`[data-testid="settings-panel"][data-tab="${name}"]`).waitFor(WAIT);
+      assert.equal(await page.getByRole('tabpanel').getAttribute('aria-labelledby'), `settings-tab-${name}`, `${why}: its panel`);
+    };
+    await openTab(k, 'relay');
+    await page.getByTestId('tab-relay').focus();
+    await page.keyboard.press('End');
+    await assertOn('people', 'End selects the last tab');
+    assert.equal(await page.getByTestId('tab-relay').getAttribute('aria-selected'), 'false', 'one tab selected at a time');
+    await page.keyboard.press('Home');
+    await assertOn('account', 'Home selects the first tab');
+    await page.keyboard.press('ArrowLeft');
+    await assertOn('people', 'ArrowLeft from the first tab wraps to the last');
+    await page.keyboard.press('ArrowRight');
+    await assertOn('account', 'ArrowRight from the last tab wraps to the first');
+    assert.equal(await page.getByTestId('tab-people').getAttribute('tabindex'), '-1', 'one tab stop for the tab list');
+    await k.screenshot('settings-tabs-keyboard');
+  } finally {
+    await k.close();
+  }
+});
