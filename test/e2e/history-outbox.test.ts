@@ -3,8 +3,10 @@
 // and gives it back; a retried refund reaches the platform exactly once. Real core, sandbox, relay and Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { join } from 'node:path';
+import { e2eUnavailable, REVIEW_SIZES, SCREENSHOT_DIR, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import { paidOrder, press } from '../support/history-screen.ts';
+import { assertNoHorizontalOverflow } from '../support/settings-screen.ts';
 
 // The functions given to page.evaluate run in the page, but this project typechecks without DOM types (shared/ must
 // not see them): the browser globals those functions use are declared here, for this file only.
@@ -14,7 +16,15 @@ interface PageElement {
   closest(selector: string): PageElement | null;
   querySelectorAll(selector: string): ArrayLike<PageElement> & Iterable<PageElement>;
 }
-declare const document: { activeElement: PageElement | null; querySelector(selector: string): PageElement | null };
+interface PageBox { top: number; bottom: number; right: number }
+interface PageRange {
+  selectNodeContents(node: unknown): void;
+  setStart(node: unknown, offset: number): void;
+  setEnd(node: unknown, offset: number): void;
+  getClientRects(): ArrayLike<PageBox> & Iterable<PageBox>;
+  getBoundingClientRect(): PageBox;
+}
+declare const document: { activeElement: PageElement | null; querySelector(selector: string): PageElement | null; createRange(): PageRange };
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 20_000 };
@@ -127,6 +137,100 @@ test('issue 5: the retry/drop PIN dialog keeps focus inside, closes on Escape, g
     const outbox = await k.core.api.listOutbox({});
     assert.ok(outbox.ok);
     assert.equal(outbox.value.filter((i) => i.state === 'queued' || i.state === 'failed').length, 0, 'nothing waits any more');
+  } finally {
+    k.platform.sandbox.faults.clear();
+    await k.close();
+  }
+});
+
+/**
+ * The cards as a cashier reads them from 60 cm, one line per card: lines of the title, of its amount and of the sale's
+ * reference (null when the card has none), whether the state badge sits under the title, and whether anything spills
+ * out of the card sideways.
+ */
+const cardLayout = (k: KioskBrowser) =>
+  k.page.locator('[data-testid="outbox-list"] [data-testid="outbox-item"]').evaluateAll((cards) =>
+    cards.map((card) => {
+      const title = card.querySelector('[data-testid="outbox-what"]');
+      const badge = card.querySelector('[data-testid="outbox-state"]');
+      // The lines a node's text takes: its text boxes' distinct tops (a box within 4 px of the one before is the same
+      // line). No named helper: the page cannot see the name wrapper tsx puts around one.
+      const [titleLines, amountLines, refLines] = ['outbox-what', 'outbox-amount', 'outbox-ref'].map((testid) => {
+        const node = card.querySelector(`[data-testid="${testid}"]`);
+        if (!node) return null;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const tops = [...range.getClientRects()].map((box) => box.top).sort((a, b) => a - b);
+        return tops.filter((top, i) => i === 0 || top - (tops[i - 1] ?? top) > 4).length;
+      });
+      // The separator after the reference ("… -003 ·"): on the reference's last line, never starting the next.
+      const ref = card.querySelector('[data-testid="outbox-ref"]');
+      const after = ref?.nextSibling;
+      let dotAfterRef: boolean | null = null;
+      if (ref && after && (after.textContent ?? '').trimStart().startsWith('·')) {
+        const dot = document.createRange();
+        dot.setStart(after, 0);
+        dot.setEnd(after, 2);
+        dotAfterRef = Math.abs(dot.getBoundingClientRect().bottom - ref.getBoundingClientRect().bottom) < 4;
+      }
+      return {
+        text: (card.querySelector('[data-testid="outbox-sale"]')?.textContent ?? '').trim(),
+        dotAfterRef,
+        title: titleLines,
+        amount: amountLines,
+        ref: refLines,
+        badgeUnder: !!title && !!badge && badge.getBoundingClientRect().top >= title.getBoundingClientRect().bottom - 1,
+        spills: card.scrollWidth > card.clientWidth,
+      };
+    }),
+  );
+
+// issue 14 follow-up: at 1024x768 the column is about 290 px wide; a queued refund's card read "Devolución de" / "$ 40,00"
+// beside its badge and "Venta CAJA-1-20261125033320-" / "003": a reference split at a hyphen reads as two sales.
+test('issue 14: each outbox card reads whole in every language and review size: title and amount on one line, the state under it, the reference never broken', { skip }, async () => {
+  const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
+  try {
+    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
+    const refused = await paidOrder(k, '80.00');
+    const waiting = await paidOrder(k, '150.00');
+    k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', rate: 1, status: 400 });
+    assert.ok((await k.core.api.refundOrder({ id: refused.id, pin: '1234', requestId: 'outbox-layout-refused' })).ok);
+    k.platform.sandbox.faults.clear();
+    k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', rate: 1, status: 503 });
+    assert.ok((await k.core.api.refundOrder({ id: waiting.id, amount: '40.00', pin: '1234', requestId: 'outbox-layout-waiting' })).ok);
+
+    for (const language of ['es-AR', 'pt-BR', 'en'] as const) {
+      assert.ok((await k.core.api.updateSettings({ pin: '1234', patch: { language } })).ok);
+      await k.page.setViewportSize({ width: 1024, height: 768 });
+      await k.page.reload();
+      await k.page.getByTestId('history').click();
+      await k.page.locator('[data-testid="outbox-list"] [data-testid="outbox-item"]').nth(1).waitFor(WAIT);
+      await k.page.locator('[data-testid="outbox-list"] [data-testid="outbox-amount"]:not(:empty)').waitFor(WAIT);
+      // A sale the page has fetched whole gives its card the long line, "Sale <reference> · <total> · <time>": its
+      // detail's "check status" fetches it.
+      for (const order of [refused, waiting]) {
+        await k.page.locator(`[data-testid="history-row"][data-order-id="${order.id}"]`).click();
+        await k.page.getByTestId('check-order').click();
+        await k.page.locator('[data-testid="check-order"]:not([disabled])').waitFor(WAIT);
+        await k.page.getByTestId('back').click();
+      }
+      await k.page.locator('[data-testid="outbox-list"] [data-testid="outbox-sale"]:has-text("·")').nth(1).waitFor(WAIT);
+      for (const size of REVIEW_SIZES) {
+        await k.page.setViewportSize(size);
+        const at = `${language} ${size.width}x${size.height}`;
+        const cards = await cardLayout(k);
+        assert.equal(cards.length, 2, `two cards at ${at}`);
+        assert.deepEqual(cards.map((card) => card.ref), [1, 1], `each reference is one line at ${at}: ${cards.map((card) => card.text).join(' | ')}`);
+        assert.deepEqual(cards.map((card) => card.amount), [0, 1], `the full refund has no amount, the partial refund's is whole at ${at}`);
+        assert.deepEqual(cards.map((card) => card.title), [1, 1], `each title is one line at ${at}`);
+        assert.deepEqual(cards.map((card) => card.dotAfterRef), [true, true], `the "·" after each reference ends its line at ${at}`);
+        assert.deepEqual(cards.map((card) => card.badgeUnder), [true, true], `the state badge is under the title at ${at}`);
+        assert.deepEqual(cards.map((card) => card.spills), [false, false], `nothing spills out of a card at ${at}`);
+        assert.match(cards.map((card) => card.text).join(' | '), new RegExp(`${refused.ref}.*${waiting.ref}`), `the sales by their references at ${at}`);
+        await assertNoHorizontalOverflow(k.page);
+        await k.page.screenshot({ path: join(SCREENSHOT_DIR, `history-outbox-${language}-${size.width}x${size.height}.png`), fullPage: true });
+      }
+    }
   } finally {
     k.platform.sandbox.faults.clear();
     await k.close();
