@@ -64,6 +64,9 @@ test('issue 5: a refused refund reads "failed" with its reason; a wrong PIN send
     const listed = k.page.locator(`[data-testid="outbox-list"] [data-testid="outbox-item"][data-state="failed"]`);
     await listed.waitFor(WAIT);
     assert.match((await listed.textContent()) ?? '', new RegExp(order.ref));
+    // The sale's row in the list says the same as the column: refused, not merely waiting in the queue.
+    const row = k.page.locator(`[data-testid="history-row"]:has-text("${order.ref}")`);
+    assert.equal(await row.getByTestId('row-pending').textContent(), 'Fallida', 'the row agrees with the column');
     // The banner tells refused work (a manager must act) apart from work that is only waiting, its verb agreeing with
     // the count (issue 15 "Wording": "1 requieren" was the bug).
     assert.match((await k.page.getByTestId('outbox-failed').textContent()) ?? '', /^1 requiere un encargado/);
