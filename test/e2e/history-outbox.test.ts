@@ -188,6 +188,28 @@ const cardLayout = (k: KioskBrowser) =>
     }),
   );
 
+/**
+ * The History list's bare-amount rows: each reference's text, its line boxes (the client rects of a Range over it: a
+ * reference broken inside has two), and whether it is whole: as wide as its text (no ellipsis) and ending before the
+ * row's amount.
+ */
+const bareRefLayout = (k: KioskBrowser) =>
+  k.page.locator('[data-testid="history-row"]').evaluateAll((rows) =>
+    rows.map((row) => {
+      const ref = row.querySelector('[data-testid="row-bare-ref"]');
+      const amount = row.querySelector('.amount');
+      if (!ref || !amount) return { text: null, lines: 0, whole: false };
+      const range = document.createRange();
+      range.selectNodeContents(ref);
+      const text = range.getBoundingClientRect();
+      return {
+        text: (ref.textContent ?? '').trim(),
+        lines: range.getClientRects().length,
+        whole: ref.scrollWidth <= ref.clientWidth && text.right <= amount.getBoundingClientRect().left,
+      };
+    }),
+  );
+
 // issue 14 follow-up: at 1024x768 the column is about 290 px wide; a queued refund's card read "Devolución de" / "$ 40,00"
 // beside its badge and "Venta CAJA-1-20261125033320-" / "003": a reference split at a hyphen reads as two sales.
 test('issue 14: each outbox card reads whole in every language and review size: title and amount on one line, the state under it, the reference never broken', { skip }, async () => {
@@ -230,6 +252,12 @@ test('issue 14: each outbox card reads whole in every language and review size: 
         assert.deepEqual(cards.map((card) => card.badgeUnder), [true, true], `the state badge is under the title at ${at}`);
         assert.deepEqual(cards.map((card) => card.spills), [false, false], `nothing spills out of a card at ${at}`);
         assert.match(cards.map((card) => card.text).join(' | '), new RegExp(`${refused.ref}.*${waiting.ref}`), `the sales by their references at ${at}`);
+        // The list's rows too: a bare amount's reference is its row's main line, whole on one line (it broke at a
+        // hyphen at 1024 in en) and never cut (no ellipsis: its text ends before the row's amount begins).
+        const rows = await bareRefLayout(k);
+        assert.deepEqual(rows.map((row) => row.text).sort(), [refused.ref, waiting.ref].sort(), `both rows show their bare reference at ${at}`);
+        assert.deepEqual(rows.map((row) => row.lines), [1, 1], `each row's reference is one line at ${at}`);
+        assert.deepEqual(rows.map((row) => row.whole), [true, true], `each row's reference is whole, not cut, at ${at}`);
         await assertNoHorizontalOverflow(k.page);
         await k.page.screenshot({ path: join(SCREENSHOT_DIR, `history-outbox-${language}-${size.width}x${size.height}.png`), fullPage: true });
       }
