@@ -9,30 +9,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import type { PageDocument, PageElement } from '../support/page-globals.ts';
 import { walkEveryScreen } from '../support/screen-walk.ts';
 
-// The functions given to page.evaluate run in the page, but this project typechecks without DOM types (shared/ must
-// not see them): the few browser globals those functions use are declared here, for this file only.
-interface PageElement {
-  readonly tagName: string;
-  readonly id: string;
-  readonly textContent: string | null;
-  readonly innerText: string;
-  readonly dataset: Record<string, string | undefined>;
-  getAttribute(name: string): string | null;
-  getBoundingClientRect(): { width: number; height: number };
-  getClientRects(): { length: number };
-  closest(selector: string): PageElement | null;
-  contains(other: PageElement | null): boolean;
-  querySelectorAll(selector: string): ArrayLike<PageElement> & Iterable<PageElement>;
-  blur(): void;
-}
-declare const document: {
-  activeElement: PageElement | null;
-  body: PageElement;
-  querySelector(selector: string): PageElement | null;
-  querySelectorAll(selector: string): ArrayLike<PageElement> & Iterable<PageElement>;
-};
+// page.evaluate's functions run in the page; the browser globals they use are declared here, for this file only
+// (the shapes: test/support/page-globals.ts).
+declare const document: PageDocument;
 declare const window: { print(): void };
 declare function getComputedStyle(el: PageElement): { outlineStyle: string; outlineWidth: string; outlineColor: string; boxShadow: string; visibility: string };
 

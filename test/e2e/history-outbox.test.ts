@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { awayFromMidnight } from '../support/midnight.ts';
 import { e2eUnavailable, REVIEW_SIZES, SCREENSHOT_DIR, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import { paidOrder, press } from '../support/history-screen.ts';
 import { assertNoHorizontalOverflow } from '../support/settings-screen.ts';
@@ -50,6 +51,7 @@ async function refusedRefund(k: KioskBrowser): Promise<{ id: string; ref: string
 }
 
 test('issue 5: a refused refund reads "failed" with its reason; a wrong PIN sends nothing; the manager retry sends it once', { skip }, async () => {
+  await awayFromMidnight(); // issue 14: sells, then reads "today"
   const k = await startKioskBrowser();
   try {
     const order = await refusedRefund(k);
@@ -99,6 +101,7 @@ test('issue 5: a refused refund reads "failed" with its reason; a wrong PIN send
 });
 
 test('issue 5: the retry/drop PIN dialog keeps focus inside, closes on Escape, gives focus back; Drop gives the refund up', { skip }, async () => {
+  await awayFromMidnight(); // issue 14: sells, then reads "today"
   const k = await startKioskBrowser();
   try {
     const order = await refusedRefund(k);
@@ -213,6 +216,7 @@ const bareRefLayout = (k: KioskBrowser) =>
 // issue 14 follow-up: at 1024x768 the column is about 290 px wide; a queued refund's card read "Devolución de" / "$ 40,00"
 // beside its badge and "Venta CAJA-1-20261125033320-" / "003": a reference split at a hyphen reads as two sales.
 test('issue 14: each outbox card reads whole in every language and review size: title and amount on one line, the state under it, the reference never broken', { skip }, async () => {
+  await awayFromMidnight(); // issue 14: sells, then reads "today"
   const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
   try {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);

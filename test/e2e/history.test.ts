@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import { openOrder, paidOrder, press, typeSearch } from '../support/history-screen.ts';
+import { awayFromMidnight } from '../support/midnight.ts';
 
 const unavailable = e2eUnavailable();
 const skip = unavailable ?? false;
@@ -17,20 +18,35 @@ async function waitFor(page: Page, selector: string, timeout = 20_000): Promise<
 
 const sandboxRefunds = (k: KioskBrowser, id: string): number => k.platform.sandbox.state.orders.get(id)?.refunds.length ?? -1;
 
+/**
+ * The manager PIN set, one sale of `amount` paid, and its detail open in History. History lists "today": the tests call
+ * awayFromMidnight first so the sale and the list are on one day (issue 14, test/support/midnight.ts).
+ */
+async function openPaidSale(k: KioskBrowser, amount: string): Promise<{ id: string; ref: string }> {
+  assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
+  const order = await paidOrder(k, amount);
+  await openOrder(k, order.id);
+  return order;
+}
+
+/** From the refund dialog's first step: Next, the manager PIN, Confirm; returns the result's data-state once shown. */
+async function confirmRefund(page: Page): Promise<string | null> {
+  await page.getByTestId('refund-next').click();
+  await press(page.getByTestId('refund-pin'), '1234');
+  await page.getByTestId('confirm-refund').click();
+  await waitFor(page, '[data-testid="refund-result"]');
+  return page.getByTestId('refund-result').getAttribute('data-state');
+}
+
 test('issue 5: a full refund from History with the manager PIN ends with the sale refunded', { skip }, async () => {
+  await awayFromMidnight();
   const k = await startKioskBrowser();
   try {
-    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
-    const order = await paidOrder(k, '100.00');
-    await openOrder(k, order.id);
+    const order = await openPaidSale(k, '100.00');
     assert.equal(await k.page.getByTestId('order-status').getAttribute('data-status'), 'processed');
     await k.page.getByTestId('refund').click();
     assert.match((await k.page.getByTestId('refund-amount').textContent()) ?? '', /100,00/);
-    await k.page.getByTestId('refund-next').click();
-    await press(k.page.getByTestId('refund-pin'), '1234');
-    await k.page.getByTestId('confirm-refund').click();
-    await waitFor(k.page, '[data-testid="refund-result"]');
-    assert.equal(await k.page.getByTestId('refund-result').getAttribute('data-state'), 'done');
+    assert.equal(await confirmRefund(k.page), 'done');
     await k.page.getByTestId('refund-close').click();
     assert.equal(sandboxRefunds(k, order.id), 1, 'the platform holds one refund');
     await k.platform.sandbox.advance(15);
@@ -43,11 +59,10 @@ test('issue 5: a full refund from History with the manager PIN ends with the sal
 });
 
 test('issue 5: a partial refund of 40.00 of 150.00 leaves the sale partially refunded with 110.00 left', { skip }, async () => {
+  await awayFromMidnight();
   const k = await startKioskBrowser();
   try {
-    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
-    const order = await paidOrder(k, '150.00');
-    await openOrder(k, order.id);
+    const order = await openPaidSale(k, '150.00');
     await k.page.getByTestId('refund').click();
     await k.page.getByTestId('refund-partial').click();
     const amountPad = k.page.getByTestId('refund-keypad');
@@ -57,11 +72,7 @@ test('issue 5: a partial refund of 40.00 of 150.00 leaves the sale partially ref
     assert.match((await k.page.getByTestId('refund-hint').textContent()) ?? '', /como máximo \$\s?150,00/);
     await press(amountPad, '.00');
     assert.match((await k.page.getByTestId('refund-amount').textContent()) ?? '', /\b40,00/);
-    await k.page.getByTestId('refund-next').click();
-    await press(k.page.getByTestId('refund-pin'), '1234');
-    await k.page.getByTestId('confirm-refund').click();
-    await waitFor(k.page, '[data-testid="refund-result"]');
-    assert.equal(await k.page.getByTestId('refund-result').getAttribute('data-state'), 'done');
+    assert.equal(await confirmRefund(k.page), 'done');
     await k.page.getByTestId('refund-close').click();
     await k.platform.sandbox.advance(15);
     await waitFor(k.page, '[data-testid="order-status"][data-detail="partially_refunded"]');
@@ -77,18 +88,13 @@ test('issue 5: a partial refund of 40.00 of 150.00 leaves the sale partially ref
 });
 
 test('issue 5: a refund while the platform is unreachable is queued, counted in the banner, then sent exactly once', { skip }, async () => {
+  await awayFromMidnight();
   const k = await startKioskBrowser();
   try {
-    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
-    const order = await paidOrder(k, '80.00');
-    await openOrder(k, order.id);
+    const order = await openPaidSale(k, '80.00');
     k.platform.sandbox.faults.add({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', rate: 1, status: 503 });
     await k.page.getByTestId('refund').click();
-    await k.page.getByTestId('refund-next').click();
-    await press(k.page.getByTestId('refund-pin'), '1234');
-    await k.page.getByTestId('confirm-refund').click();
-    await waitFor(k.page, '[data-testid="refund-result"]');
-    assert.equal(await k.page.getByTestId('refund-result').getAttribute('data-state'), 'queued');
+    assert.equal(await confirmRefund(k.page), 'queued');
     await k.page.getByTestId('refund-close').click();
     await k.page.getByTestId('outbox-count').waitFor({ timeout: 10_000 });
     assert.match((await k.page.getByTestId('outbox-count').textContent()) ?? '', /^1\b/);
@@ -109,11 +115,10 @@ test('issue 5: a refund while the platform is unreachable is queued, counted in 
 });
 
 test('issue 5: a refund with a wrong PIN is refused with the wrong-PIN message and reaches no platform', { skip }, async () => {
+  await awayFromMidnight();
   const k = await startKioskBrowser();
   try {
-    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
-    const order = await paidOrder(k, '60.00');
-    await openOrder(k, order.id);
+    const order = await openPaidSale(k, '60.00');
     await k.page.getByTestId('refund').click();
     const confirm = k.page.getByTestId('confirm-refund');
     await k.page.getByTestId('refund-next').click();
@@ -136,6 +141,7 @@ test('issue 5: a refund with a wrong PIN is refused with the wrong-PIN message a
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768 }]) {
   test(`issue 5: screenshots of History, the detail, the refund dialog and a queued refund at ${viewport.width}x${viewport.height}`, { skip }, async () => {
+    await awayFromMidnight();
     const k = await startKioskBrowser({ viewport });
     try {
       assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Language } from '../../shared/kiosk-api.ts';
 import { e2eUnavailable, startKioskBrowser, type KioskBrowser, REVIEW_SIZES } from '../support/kiosk-browser.ts';
+import { awayFromMidnight } from '../support/midnight.ts';
 import { openOrder, press } from '../support/history-screen.ts';
 
 const skip = e2eUnavailable() ?? false;
@@ -30,16 +31,23 @@ async function paidSaleOfThreeItems(k: KioskBrowser): Promise<string> {
   return created.value.id;
 }
 
+/** The manager PIN set, the sale of three items paid, and its detail open in (today's) History; returns its id. */
+async function openSaleOfThreeItems(k: KioskBrowser): Promise<string> {
+  assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
+  const id = await paidSaleOfThreeItems(k);
+  await openOrder(k, id);
+  return id;
+}
+
 const text = async (k: KioskBrowser, testId: string): Promise<string> => ((await k.page.getByTestId(testId).first().textContent()) ?? '').trim();
 const item = (k: KioskBrowser, index: number) => k.page.locator(`[data-testid="refund-item"][data-index="${index}"]`);
 const platformRefunds = (k: KioskBrowser, id: string): number[] => (k.platform.sandbox.state.orders.get(id)?.refunds ?? []).map((r) => r.amount);
 
 test('issue 15: refund 2 of 3 items by steppers: the amount is computed, the PIN is its own step, the result says "Devuelto X de Y"', { skip }, async () => {
+  await awayFromMidnight(); // issue 14: sells, then finds the sale in today's History
   const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
   try {
-    assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
-    const id = await paidSaleOfThreeItems(k);
-    await openOrder(k, id);
+    const id = await openSaleOfThreeItems(k);
     await k.page.getByTestId('refund').click();
     assert.equal(await k.page.locator('[data-testid="refund-dialog"][data-step="choose"]').count(), 1);
     assert.equal(await k.page.getByTestId('refund-items-mode').getAttribute('aria-pressed'), 'true', 'a sale with items starts on the items');
@@ -82,11 +90,10 @@ test('issue 15: refund 2 of 3 items by steppers: the amount is computed, the PIN
 });
 
 test('issue 15: an offline refund is pending with its amount (never $0), counted apart, then confirmed when the platform is back', { skip }, async () => {
+  await awayFromMidnight(); // issue 14: sells, then finds the sale in today's History
   const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
   try {
-    assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
-    const id = await paidSaleOfThreeItems(k);
-    await openOrder(k, id);
+    const id = await openSaleOfThreeItems(k);
     assert.match(await text(k, 'refunded-amount'), /^\$\s0,00$/);
     k.platform.sandbox.faults.add(REFUND_FAULT);
     await k.page.getByTestId('refund').click();
@@ -138,6 +145,7 @@ const LANGS: Array<{ tag: string; language: Language }> = [
 
 for (const viewport of SIZES) {
   test(`issue 15: screenshots of the refund steps and results in es, pt and en at ${viewport.width}x${viewport.height}`, { skip }, async () => {
+    await awayFromMidnight(); // issue 14: sells, then finds the sale in today's History
     const k = await startKioskBrowser({ viewport });
     try {
       assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killRelays, startRelayProcess, type RelayProcess } from '../support/relay-process.ts';
-import { postWebhookAck } from '../support/relay-webhooks.ts';
+import { paidOrderNotification, postWebhookAck } from '../support/relay-webhooks.ts';
 import { RelaySubscriber } from '../../electron/core/live/relay-subscriber.ts';
 
 const SECRET = 'restart-secret-0123456789abcdef';
@@ -38,17 +38,7 @@ function relayArgs(port: number): string[] {
 function notification(i: number): { orderId: string; requestId: string; body: string } {
   const orderId = `ORDRESTART${String(i).padStart(19, '0')}`;
   const requestId = `restart-${i}`;
-  const body = JSON.stringify({
-    action: 'order.processed',
-    api_version: 'v1',
-    application_id: '7000001',
-    date_created: '2026-01-15T12:00:00.000-03:00',
-    id: `ntf-${requestId}`,
-    live_mode: false,
-    type: 'order',
-    user_id: SELLER,
-    data: { id: orderId, external_reference: `ext-${i}`, status: 'processed', status_detail: 'accredited', total_paid_amount: '12.50', type: 'qr', version: 1, config: { qr: { external_pos_id: 'POS1' } } },
-  });
+  const body = JSON.stringify(paidOrderNotification({ sellerId: SELLER, orderId, requestId, externalReference: `ext-${i}`, version: 1 }));
   return { orderId, requestId, body };
 }
 

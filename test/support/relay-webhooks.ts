@@ -43,6 +43,25 @@ export function postWebhook(relayUrl: string, webhook: SignedWebhook): Promise<R
   });
 }
 
+/**
+ * An orders notification body as the platform sends it to a relay (platform-facts "Webhooks (topic orders)"): an order
+ * of `sellerId` paid 12.50 on POS1, notified as `action` (order.processed unless given). The relay suites that send
+ * many such bodies build them here, so the shape is written once (issue 14).
+ */
+export function paidOrderNotification(n: { sellerId: string; orderId: string; requestId: string; externalReference: string; version: number; action?: string }): Record<string, unknown> {
+  return {
+    action: n.action ?? 'order.processed',
+    api_version: 'v1',
+    application_id: '7000001',
+    date_created: '2026-01-15T12:00:00.000-03:00',
+    id: `ntf-${n.requestId}`,
+    live_mode: false,
+    type: 'order',
+    user_id: n.sellerId,
+    data: { id: n.orderId, external_reference: n.externalReference, status: 'processed', status_detail: 'accredited', total_paid_amount: '12.50', type: 'qr', version: n.version, config: { qr: { external_pos_id: 'POS1' } } },
+  };
+}
+
 /** The relay's answer to a notification. */
 export interface Ack {
   status: number;

@@ -36,17 +36,22 @@ export interface LiveCore extends RunningCore {
 
 type Extra = Partial<Pick<KioskCoreOptions, 'printer' | 'openBrowser' | 'pollIntervalMs'>>;
 
-/** A training core as the launch builds it, started, with the manager PIN set. */
-export async function startTrainingCore(extra: Extra = {}, dir = mkdtempSync(join(tmpdir(), 'kiosk-core-'))): Promise<TrainingCore> {
-  const platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training') });
+/**
+ * A core composed over `dir` on `platform` as both helpers build it (memory vault, log lines kept, events recorded),
+ * started; its close stops it, closes `platform` and removes `dir`.
+ */
+async function startCore(
+  dir: string,
+  platform: { close(): Promise<void> },
+  options: Pick<KioskCoreOptions, 'platformUrl' | 'relay' | 'training'>,
+  extra: Extra | undefined,
+): Promise<RunningCore> {
   const vault = new MemoryVault();
   const logLines: string[] = [];
   const core = await compose({
     dataDir: dir,
-    platformUrl: platform.platformUrl,
-    relay: { url: platform.relayUrl, key: platform.kioskKey },
+    ...options,
     vault,
-    training: platform.training,
     logger: createLogger({ write: (line) => logLines.push(line) }),
     pollIntervalMs: 200,
     ...extra,
@@ -54,13 +59,7 @@ export async function startTrainingCore(extra: Extra = {}, dir = mkdtempSync(joi
   const events: KioskEvent[] = [];
   core.events.subscribe((event) => events.push(event));
   await core.start();
-  const pin = await core.api.setPin({ newPin: PIN });
-  if (!pin.ok) {
-    // A second start over the same data dir keeps the PIN of the first.
-    assert.equal(pin.error.code, 'current_pin_required');
-  }
   return {
-    platform,
     core,
     vault,
     events,
@@ -74,6 +73,18 @@ export async function startTrainingCore(extra: Extra = {}, dir = mkdtempSync(joi
   };
 }
 
+/** A training core as the launch builds it, started, with the manager PIN set. */
+export async function startTrainingCore(extra: Extra = {}, dir = mkdtempSync(join(tmpdir(), 'kiosk-core-'))): Promise<TrainingCore> {
+  const platform = await startEmbeddedPlatform({ dataDir: join(dir, 'training') });
+  const running = await startCore(dir, platform, { platformUrl: platform.platformUrl, relay: { url: platform.relayUrl, key: platform.kioskKey }, training: platform.training }, extra);
+  const pin = await running.core.api.setPin({ newPin: PIN });
+  if (!pin.ok) {
+    // A second start over the same data dir keeps the PIN of the first.
+    assert.equal(pin.error.code, 'current_pin_required');
+  }
+  return { ...running, platform };
+}
+
 /**
  * A core that is not in training, against a sandbox seller of `country` with the POS CAJA-1 (the kiosk's default),
  * started, then connected by a manager with client credentials (the first connect sets the PIN) unless `connect` is
@@ -84,23 +95,9 @@ export async function startLiveCore(options: { country?: CountryCode; connect?: 
   // The sandbox sends its webhooks from its sweep; a short interval keeps the relay tests quick.
   const h = await startSandbox({ sweepIntervalMs: 100 });
   const seller = await h.seller(options.country ?? 'AR', ['CAJA-1']);
-  const vault = new MemoryVault();
-  const logLines: string[] = [];
-  const core = await compose({
-    dataDir: dir,
-    platformUrl: h.url,
-    relay: null,
-    vault,
-    training: null,
-    logger: createLogger({ write: (line) => logLines.push(line) }),
-    pollIntervalMs: 200,
-    ...options.extra,
-  });
-  const events: KioskEvent[] = [];
-  core.events.subscribe((event) => events.push(event));
-  await core.start();
+  const running = await startCore(dir, h, { platformUrl: h.url, relay: null, training: null }, options.extra);
   if (options.connect !== false) {
-    const connected = await core.api.connect({
+    const connected = await running.core.api.connect({
       method: 'client_credentials',
       clientId: seller.client_id,
       clientSecret: seller.client_secret,
@@ -109,20 +106,7 @@ export async function startLiveCore(options: { country?: CountryCode; connect?: 
     });
     assert.ok(connected.ok, JSON.stringify(connected));
   }
-  return {
-    h,
-    seller,
-    core,
-    vault,
-    events,
-    logLines,
-    dir,
-    async close() {
-      await core.stop();
-      await h.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...running, h, seller };
 }
 
 /** Waits for `read` to return something (real servers answer when they answer); fails after timeoutMs. */

@@ -18,6 +18,7 @@ import { learnWebhookSecret, pointWebhooksAt, startSandbox, type Harness, type S
 import { startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
 import type { KioskEvent } from '../../../shared/kiosk-api.ts';
 import { keychainForTests, type TestKeychain } from './private-keyring.ts';
+import { until } from '../core/kiosk-cores.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const PIN = '1357';
@@ -46,15 +47,8 @@ function liveConfig(dir: string, platformUrl: string): KioskLaunchConfig {
   return parsed.config;
 }
 
-async function until<T>(read: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** How long `until` waits here: a live launch (keychain, spawned processes) answers slower than a core alone. */
+const WAIT_MS = 15_000;
 
 const unescapeHtml = (text: string) =>
   text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '');
@@ -141,7 +135,7 @@ describe('live mode against a sandbox', { skip }, () => {
     try {
       const saved = await kiosk.core.api.updateSettings({ pin: PIN, patch: { relayUrl: relay.url, relayKey } });
       assert.ok(saved.ok, JSON.stringify(saved));
-      await until(() => events.find((e) => e.type === 'connectivity.changed' && e.connectivity.relay === 'live'), 'the relay stream');
+      await until(() => events.find((e) => e.type === 'connectivity.changed' && e.connectivity.relay === 'live'), 'the relay stream', WAIT_MS);
     } finally {
       unsubscribe();
     }
@@ -163,7 +157,7 @@ describe('live mode against a sandbox', { skip }, () => {
     const created = await kiosk.core.api.createOrder({ amount: '11.00' });
     assert.ok(created.ok, JSON.stringify(created));
     assert.equal((await h.request('POST', `/sandbox/orders/${created.value.id}/pay`, { body: { outcome: 'approved' } })).status, 200);
-    await until(() => events.find((e) => e.type === 'order.updated' && e.order.id === created.value.id && e.order.status === 'processed'), 'the payment');
+    await until(() => events.find((e) => e.type === 'order.updated' && e.order.id === created.value.id && e.order.status === 'processed'), 'the payment', WAIT_MS);
     assert.ok(existsSync(join(dir, 'live', 'kiosk.sqlite')));
     assert.ok(!existsSync(join(dir, 'kiosk.sqlite')), 'nothing in the training place');
     const database = readdirSync(join(dir, 'live'))
@@ -266,7 +260,7 @@ describe('npm run web', () => {
     try {
       const started = await training.first;
       assert.match(started.line ?? '', /^Kiosk \(training mode\) at http:\/\/127\.0\.0\.1:\d+\/\?k=[0-9a-f]+$/, started.stderr);
-      await until(() => (/^web: training mode keeps its sign-in in memory because this computer has no keychain, so the manager PIN is set again after each restart\.$/m.test(training.stderr()) ? true : undefined), 'the memory warning');
+      await until(() => (/^web: training mode keeps its sign-in in memory because this computer has no keychain, so the manager PIN is set again after each restart\.$/m.test(training.stderr()) ? true : undefined), 'the memory warning', WAIT_MS);
       assert.ok(existsSync(join(dir, 'kiosk.sqlite')), 'training data stays where it always was');
       assert.ok(existsSync(join(dir, 'training', 'training-sandbox.sqlite')));
     } finally {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectSse, type SseConnection, type SseMessage } from '../../support/sse-client.ts';
 import { killRelays, startRelayProcess, type RelayProcess } from '../../support/relay-process.ts';
-import { postWebhookAck, testOrderId, type Ack } from '../../support/relay-webhooks.ts';
+import { paidOrderNotification, postWebhookAck, testOrderId, type Ack } from '../../support/relay-webhooks.ts';
 
 const SECRET = 'durability-secret-0123456789abcdef';
 const KEY = 'kiosk-durability-0123456789abcdef';
@@ -31,17 +31,7 @@ async function sigkill(relay: RelayProcess): Promise<void> {
 }
 
 function notification(orderId: string, version: number, requestId: string) {
-  return {
-    action: version === 1 ? 'order.created' : 'order.processed',
-    api_version: 'v1',
-    application_id: '7000001',
-    date_created: '2026-01-15T12:00:00.000-03:00',
-    id: `ntf-${requestId}`,
-    live_mode: false,
-    type: 'order',
-    user_id: SELLER,
-    data: { id: orderId, external_reference: `ext-${orderId}`, status: 'processed', status_detail: 'accredited', total_paid_amount: '12.50', type: 'qr', version, config: { qr: { external_pos_id: 'POS1' } } },
-  };
+  return paidOrderNotification({ sellerId: SELLER, orderId, requestId, externalReference: `ext-${orderId}`, version, action: version === 1 ? 'order.created' : 'order.processed' });
 }
 
 /** POSTs one notification signed as the platform signs it (platform-facts "Webhooks"); `rawBody` replaces the body. */

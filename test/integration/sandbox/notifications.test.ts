@@ -66,6 +66,14 @@ async function deliveries(h: Harness, dataId: string): Promise<Array<Record<stri
   return reply.body.deliveries;
 }
 
+/** A sandbox, a receiver that answers `status`, and a seller whose webhooks go to `path` on it (with its secret). */
+async function webhookSetup(status: number, path: string): Promise<{ h: Harness; receiver: Receiver; seller: SellerWithToken; secret: string }> {
+  const h = await startSandbox();
+  const receiver = await startReceiver(status);
+  const seller = await h.seller();
+  return { h, receiver, seller, secret: await configure(h, seller, { webhook_url: `${receiver.url}${path}` }) };
+}
+
 describe('order webhooks (seed 6.2, platform-facts "Webhooks (topic orders)")', () => {
   let h: Harness;
   let receiver: Receiver;
@@ -73,10 +81,7 @@ describe('order webhooks (seed 6.2, platform-facts "Webhooks (topic orders)")', 
   let secret: string;
 
   before(async () => {
-    h = await startSandbox();
-    receiver = await startReceiver(200);
-    seller = await h.seller();
-    secret = await configure(h, seller, { webhook_url: `${receiver.url}/webhooks/orders` });
+    ({ h, receiver, seller, secret } = await webhookSetup(200, '/webhooks/orders'));
   });
   after(async () => {
     await h.close();
@@ -214,10 +219,7 @@ describe('webhook retries (seed 6.1; platform-facts decision: 15 min, 15 min, th
   let secret: string;
 
   before(async () => {
-    h = await startSandbox();
-    receiver = await startReceiver(500);
-    seller = await h.seller();
-    secret = await configure(h, seller, { webhook_url: `${receiver.url}/hook` });
+    ({ h, receiver, seller, secret } = await webhookSetup(500, '/hook'));
   });
   after(async () => {
     await h.close();

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RelaySubscriber, eventsUrl, reconnectDelay, type RelayEvent, type RelayStatus } from '../../../../electron/core/live/relay-subscriber.ts';
+import { RelaySubscriber, eventsUrl, reconnectDelay, type RelayEvent, type RelayStatus, type RelaySubscriberOptions } from '../../../../electron/core/live/relay-subscriber.ts';
 
 test('reconnectDelay grows exponentially with jitter over the upper half, up to the cap', () => {
   const policy = { baseMs: 1000, maxMs: 30_000 };
@@ -59,6 +59,33 @@ function memoryCursor(initial: string | null = null) {
   };
 }
 
+/**
+ * A subscriber with the options each test does not care about filled in: the relay at http://relay.test, a valid key,
+ * an empty cursor, time 0, draws of 0, and handlers that accept anything. A test gives what it checks.
+ */
+function subscriberWith(options: Partial<RelaySubscriberOptions>): RelaySubscriber {
+  return new RelaySubscriber({
+    url: 'http://relay.test',
+    key: 'kiosk-key-0123456789',
+    cursor: memoryCursor().cursor,
+    clock: { now: () => 0 },
+    random: () => 0,
+    onEvent: () => undefined,
+    onReset: () => undefined,
+    onStatus: () => undefined,
+    ...options,
+  });
+}
+
+/** Time passes instantly: a sleep that notes each delay asked for in `delays` (when given), then yields one turn. */
+function instantSleep(delays?: number[], onEach?: () => void): (ms: number) => Promise<void> {
+  return async (ms) => {
+    delays?.push(ms);
+    onEach?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+}
+
 async function until(predicate: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5000;
   while (!predicate()) {
@@ -72,12 +99,10 @@ test('sends the kiosk key and the cursor as Last-Event-ID, and moves the cursor 
   const { cursor, writes } = memoryCursor('4');
   const handled: Array<{ event: RelayEvent; cursorAtStart: string | null }> = [];
   const statuses: RelayStatus[] = [];
-  const subscriber = new RelaySubscriber({
-    url: 'http://relay.test',
+  const subscriber = subscriberWith({
     key: 'kiosk-key-0123456789',
     cursor,
     fetch: fake,
-    clock: { now: () => 0 },
     random: () => 0.5,
     async onEvent(event) {
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -105,20 +130,15 @@ test('a handler that throws leaves the cursor, drops the stream and gets the eve
   const { fake, requests } = scriptedFetch([{ chunks: ['id: 7\nevent: order.processed\ndata: {}\n\n'] }]);
   const { cursor, writes } = memoryCursor('6');
   let calls = 0;
-  const subscriber = new RelaySubscriber({
-    url: 'http://relay.test',
-    key: 'kiosk-key-0123456789',
+  const subscriber = subscriberWith({
     cursor,
     fetch: fake,
     clock: { now: () => 123 },
-    random: () => 0,
-    sleep: () => new Promise((resolve) => setImmediate(resolve)),
+    sleep: instantSleep(),
     onEvent() {
       calls += 1;
       if (calls === 1) throw new Error('disk full');
     },
-    onReset: () => undefined,
-    onStatus: () => undefined,
   });
   subscriber.start();
   await until(() => writes.length === 1, 'the second attempt to succeed');
@@ -133,18 +153,12 @@ test('a refused key: offline, lastError says so, and retries are slow (no hot lo
   const { fake, requests } = scriptedFetch([{ status: 401, contentType: 'application/json', chunks: ['{"error":"unauthorized"}'], end: true }]);
   const delays: number[] = [];
   const statuses: RelayStatus[] = [];
-  const subscriber = new RelaySubscriber({
-    url: 'http://relay.test',
+  const subscriber = subscriberWith({
     key: 'wrong-key-0123456789',
-    cursor: memoryCursor().cursor,
     fetch: fake,
     clock: { now: () => 42 },
-    random: () => 0,
     // Time passes instantly: only the delays asked for tell how hot the loop would run.
-    sleep: async (ms) => {
-      delays.push(ms);
-      await new Promise((resolve) => setImmediate(resolve));
-    },
+    sleep: instantSleep(delays),
     unauthorizedRetryMs: 60_000,
     onEvent: () => assert.fail('no events'),
     onReset: () => assert.fail('no reset'),
@@ -170,21 +184,11 @@ test('failures back off exponentially, the retry hint is the floor, and bytes re
     { chunks: [': hi\n\n'], end: true },
   ]);
   const delays: number[] = [];
-  const subscriber = new RelaySubscriber({
-    url: 'http://relay.test',
-    key: 'kiosk-key-0123456789',
-    cursor: memoryCursor().cursor,
+  const subscriber = subscriberWith({
     fetch: fake,
-    clock: { now: () => 0 },
     random: () => 1,
     backoff: { baseMs: 1000, maxMs: 30_000 },
-    sleep: async (ms) => {
-      delays.push(ms);
-      await new Promise((resolve) => setImmediate(resolve));
-    },
-    onEvent: () => undefined,
-    onReset: () => undefined,
-    onStatus: () => undefined,
+    sleep: instantSleep(delays),
   });
   subscriber.start();
   await until(() => delays.length >= 6, 'six waits');
@@ -195,17 +199,9 @@ test('failures back off exponentially, the retry hint is the floor, and bytes re
 
 test('an event stream answered with another content type is not trusted', async () => {
   const { fake } = scriptedFetch([{ contentType: 'text/html', chunks: ['<html>captive portal</html>'], end: true }]);
-  const subscriber = new RelaySubscriber({
-    url: 'http://relay.test',
-    key: 'kiosk-key-0123456789',
-    cursor: memoryCursor().cursor,
+  const subscriber = subscriberWith({
     fetch: fake,
-    clock: { now: () => 0 },
-    random: () => 0,
     sleep: (_ms, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
-    onEvent: () => undefined,
-    onReset: () => undefined,
-    onStatus: () => undefined,
   });
   subscriber.start();
   await until(() => subscriber.lastError !== null, 'the failure');
@@ -222,20 +218,15 @@ test('reset: onReset runs before the cursor moves to the id the reset carries; a
   ]);
   const { cursor, writes } = memoryCursor('3');
   const resets: Array<string | null> = [];
-  const subscriber = new RelaySubscriber({
-    url: 'http://relay.test',
-    key: 'kiosk-key-0123456789',
+  const subscriber = subscriberWith({
     cursor,
     fetch: fake,
-    clock: { now: () => 0 },
-    random: () => 0,
-    sleep: () => new Promise((resolve) => setImmediate(resolve)),
+    sleep: instantSleep(),
     onEvent: () => assert.fail('a reset is not an event'),
     onReset: async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       resets.push(cursor.get());
     },
-    onStatus: () => undefined,
   });
   subscriber.start();
   await until(() => requests.length >= 3, 'the third connection');
@@ -288,23 +279,16 @@ for (const [what, pattern] of [
     const warnings: Array<Record<string, unknown> | undefined> = [];
     const heapBefore = process.memoryUsage().heapUsed;
     let heapPeak = heapBefore;
-    const subscriber = new RelaySubscriber({
+    const subscriber = subscriberWith({
       url: relay.url,
-      key: 'kiosk-key-0123456789',
-      cursor: memoryCursor().cursor,
       clock: { now: () => 7 },
       random: () => 1,
       backoff: { baseMs: 1000, maxMs: 30_000 },
       // Time passes instantly: the delays asked for show the backoff, and the hostile relay gets many connections.
-      sleep: async (ms) => {
-        delays.push(ms);
-        heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-        await new Promise((resolve) => setImmediate(resolve));
-      },
+      sleep: instantSleep(delays, () => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed))),
       logger: { info: () => undefined, warn: (_message, fields) => warnings.push(fields), error: () => undefined },
       onEvent: () => assert.fail('nothing is dispatched'),
       onReset: () => assert.fail('no reset'),
-      onStatus: () => undefined,
     });
     try {
       subscriber.start();
