@@ -123,6 +123,7 @@ const en = {
   'history.result.titlePending': 'Refund of {amount} pending',
   'history.refundedPending': 'Refunded (pending)',
   'history.rowPending': '{amount} pending',
+  'history.rowRefused': 'Needs a manager',
 } satisfies Table;
 const es: Translation<typeof en> = {
   'history.title': 'Ventas',
@@ -245,6 +246,7 @@ const es: Translation<typeof en> = {
   'history.result.titlePending': 'Devolución de {amount} pendiente',
   'history.refundedPending': 'Devuelto (pendiente)',
   'history.rowPending': '{amount} pendiente',
+  'history.rowRefused': 'Requiere un encargado',
 };
 const pt: Translation<typeof en> = {
   'history.title': 'Vendas',
@@ -367,6 +369,7 @@ const pt: Translation<typeof en> = {
   'history.result.titlePending': 'Reembolso de {amount} pendente',
   'history.refundedPending': 'Reembolsado (pendente)',
   'history.rowPending': '{amount} pendente',
+  'history.rowRefused': 'Precisa de um gerente',
 };
 
 export const history = { en, es, pt };
