@@ -69,10 +69,10 @@ export interface SignedRequest {
  * The application whose secret signed the request, or why none did. A header that is missing, malformed or stale fails
  * the same way whatever the secret, so its reason comes from the first application; only "no secret matched" needs them all.
  */
-export function signingApplication(applications: readonly WebhookApplication[], request: SignedRequest): { ok: true; application: WebhookApplication; ts: number } | { ok: false; reason: SignatureFailure } {
+export function signingApplication(applications: readonly WebhookApplication[], request: SignedRequest): { ok: true; application: WebhookApplication; tsMs: number } | { ok: false; reason: SignatureFailure } {
   for (const application of applications) {
     const check = verifySignature({ ...request, secrets: application.secrets });
-    if (check.ok) return { ok: true, application, ts: check.ts };
+    if (check.ok) return { ok: true, application, tsMs: check.tsMs };
     if (check.reason !== 'bad_signature') return check;
   }
   return { ok: false, reason: 'bad_signature' };

@@ -4,7 +4,7 @@ import { sign } from '../node-common/webhook-signature.ts';
 export type SignatureFailure = 'missing_signature' | 'malformed_signature' | 'stale_timestamp' | 'bad_signature' | 'missing_request_id';
 
 export interface SignatureInput {
-  /** The x-signature header: ts=<unix seconds>,v1=<hex>. */
+  /** The x-signature header: ts=<unix seconds or milliseconds>,v1=<hex>. */
   header: string | undefined;
   requestId: string | undefined;
   /** data.id exactly as it appeared in the query string. */
@@ -20,8 +20,14 @@ export interface SignatureInput {
  * given or lowercased (the real platform's casing is inconsistent), any configured secret may match (rotation),
  * comparisons are constant-time, and ts must be within the tolerance of our clock so a captured notification cannot be
  * replayed later (style guide 14).
+ *
+ * platform-facts "Webhooks": the Orders and Point notification pages and the official SDK's test vector send `ts` in
+ * milliseconds (13 digits, `ts=1742505638683`); older generic pages show seconds (10 digits). Both are accepted, each
+ * read in its own unit for the freshness check, while the manifest uses `ts` exactly as sent. Any other length is not a
+ * time of this era in either unit (11 or 12 digits would be years 2286 to 33658 in seconds, or 1973 to 2001 in
+ * milliseconds) and stays malformed_signature.
  */
-export function verifySignature(input: SignatureInput): { ok: true; ts: number } | { ok: false; reason: SignatureFailure } {
+export function verifySignature(input: SignatureInput): { ok: true; tsMs: number } | { ok: false; reason: SignatureFailure } {
   if (!input.header) return { ok: false, reason: 'missing_signature' };
   if (!input.requestId) return { ok: false, reason: 'missing_request_id' };
   let ts: string | undefined;
@@ -34,20 +40,27 @@ export function verifySignature(input: SignatureInput): { ok: true; ts: number }
     if (key === 'ts') ts = value;
     else if (key === 'v1' && value) hashes.push(value.toLowerCase());
   }
-  if (!ts || !/^\d{1,12}$/.test(ts) || hashes.length === 0 || hashes.some((h) => !/^[0-9a-f]{64}$/.test(h))) {
+  const tsMs = ts === undefined ? null : timestampMs(ts);
+  if (ts === undefined || tsMs === null || hashes.length === 0 || hashes.some((h) => !/^[0-9a-f]{64}$/.test(h))) {
     return { ok: false, reason: 'malformed_signature' };
   }
-  const tsSeconds = Number(ts);
-  if (Math.abs(input.nowMs / 1000 - tsSeconds) > input.toleranceSeconds) return { ok: false, reason: 'stale_timestamp' };
+  if (Math.abs(input.nowMs - tsMs) > input.toleranceSeconds * 1000) return { ok: false, reason: 'stale_timestamp' };
   const ids = input.dataId === undefined ? [undefined] : [...new Set([input.dataId, input.dataId.toLowerCase()])];
   for (const secret of input.secrets) {
     for (const id of ids) {
       const expected = Buffer.from(sign(secret, id, input.requestId, ts), 'hex');
       for (const hash of hashes) {
         const given = Buffer.from(hash, 'hex');
-        if (given.length === expected.length && timingSafeEqual(given, expected)) return { ok: true, ts: tsSeconds };
+        if (given.length === expected.length && timingSafeEqual(given, expected)) return { ok: true, tsMs };
       }
     }
   }
   return { ok: false, reason: 'bad_signature' };
+}
+
+/** A signature's `ts` as milliseconds: 10 digits are seconds, 13 digits milliseconds; anything else is null. */
+export function timestampMs(ts: string): number | null {
+  if (/^\d{10}$/.test(ts)) return Number(ts) * 1000;
+  if (/^\d{13}$/.test(ts)) return Number(ts);
+  return null;
 }

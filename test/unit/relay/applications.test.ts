@@ -58,7 +58,7 @@ test('issue 12: the signing application is the one whose secret verifies, rotate
   const byB = signingApplication(apps, signed(B.secrets[1] as string));
   assert.ok(byB.ok);
   assert.equal(byB.application.id, '5555');
-  assert.equal(byB.ts, NOW_S);
+  assert.equal(byB.tsMs, NOW_S * 1000);
 });
 
 test('issue 12: no application: bad_signature; a missing, malformed or stale header fails as such whatever the applications', () => {
