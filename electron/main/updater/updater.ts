@@ -223,7 +223,8 @@ export async function counterActivity(api: { listOrdersPage: (input: { limit: nu
   if (!orders.ok || !outbox.ok) return { chargeWaiting: true, refundSending: true, outboxWaiting: 1 };
   const items = outbox.value ?? [];
   return {
-    chargeWaiting: (orders.value?.orders ?? []).some((order) => order.status === 'created' && Date.parse(order.expiresAt) > now),
+    // issue 26: a charge the platform has not confirmed (`unconfirmed`) may still be paid: as busy as one waiting.
+    chargeWaiting: (orders.value?.orders ?? []).some((order) => (order.status === 'created' && Date.parse(order.expiresAt) > now) || order.status === 'unconfirmed'),
     refundSending: items.some((item) => item.state === 'sending'),
     outboxWaiting: items.filter((item) => item.state === 'queued').length,
   };

@@ -9,6 +9,7 @@ import { ORDER_ID_PATTERN } from '../../../shared/kiosk-names.ts';
 import { isFinalOrder, kioskStatusOf } from '../../../shared/order-status.ts';
 import { documentedGetOrderChile, documentedPaidArgentina, PROD_ID, TEST_ID, UNKNOWN_STATUSES, type Answer } from '../../fixtures/platform-answers.ts';
 import { sampleOrder } from '../../fixtures/sample-order.ts';
+import { isNewer } from '../../../electron/core/order-freshness.ts';
 
 function read(answer: Answer) {
   const parsed = platformOrderSchema.safeParse(answer);
@@ -140,4 +141,14 @@ test('the refund answer is read the same tolerant way (the documented asynchrono
   assert.equal(parsed.data.status, 'processed');
   assert.equal(parsed.data.transactions.refunds[0]?.status, 'in_process');
   assert.equal(parsed.data.transactions.refunds[0]?.reference_id, '9');
+});
+
+test('order freshness: on the same instant unconfirmed is past created, and a known later state wins over it', () => {
+  const created = read({ ...documentedPaidArgentina(), status: 'created', status_detail: 'created' });
+  const unconfirmed = read({ ...documentedPaidArgentina(), status: 'action_required', status_detail: 'waiting_payment' });
+  const paid = read(documentedPaidArgentina());
+  assert.equal(isNewer(unconfirmed, created), true);
+  assert.equal(isNewer(created, unconfirmed), false);
+  assert.equal(isNewer(paid, unconfirmed), true);
+  assert.equal(isNewer(unconfirmed, paid), false);
 });
