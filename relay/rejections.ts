@@ -32,7 +32,7 @@ export const REJECTIONS: Record<Rejection, { status: number; message: string }> 
   invalid_json: { status: 400, message: 'The body must be a JSON object.' },
   invalid_type: { status: 400, message: 'type must be a plain lower-case name such as "order".' },
   invalid_action: { status: 400, message: 'action, when given, must be a plain name such as "order.processed".' },
-  invalid_data_id: { status: 400, message: 'data.id (query and body) must be a resource id: for type order, ORD followed by 26 upper-case letters and digits.' },
+  invalid_data_id: { status: 400, message: 'data.id (query and body) must be a resource id: for type order, ORD or ORDTST followed by 26 upper-case letters and digits.' },
   missing_user_id: { status: 400, message: 'user_id is required to route the event to the seller: numeric text of 1 to 20 digits.' },
   invalid_pos_id: { status: 400, message: 'data.config.qr.external_pos_id, when given, must be a plain id of at most 128 characters.' },
   seller_not_in_application: { status: 403, message: 'The application whose secret signed this notification does not serve this user_id.' },

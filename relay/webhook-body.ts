@@ -1,11 +1,16 @@
+import { NOTIFIED_ORDER_ID } from '../shared/schemas/notification.ts';
+
 /**
  * The strict reading of a webhook body (issue 12). Only data.id of the query is signed; the body is a hint, but a hint
  * with a fixed shape: an id that is not an id, a seller that is not a number, a type that is not a plain name is junk,
  * refused with 400 before anything is stored (never a stored "[object Object]").
  */
 
-/** seed 2.5 / 7.4: ORD followed by 26 uppercase letters and digits (the sandbox and the platform issue uppercase). */
-export const ORDER_ID = /^ORD[A-Z0-9]{26}$/;
+/**
+ * seed 2.5 / 7.4 and platform-facts "Identifiers and formats" (issue 26): ORD + 26 upper-case letters and digits (29
+ * characters), or ORDTST + 26 for an order made with TEST credentials (32 characters).
+ */
+export const ORDER_ID = NOTIFIED_ORDER_ID;
 /** Ids of the other topics the platform notifies (payments, merchant orders, chargebacks, payment intents). */
 export const RESOURCE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A topic: order, payment, merchant_order, point_integration_ipn... */

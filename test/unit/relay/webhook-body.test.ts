@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readWebhookBody, sellerId } from '../../../relay/webhook-body.ts';
+import { orderWakeUpSchema } from '../../../shared/schemas/notification.ts';
 
 const ORDER = 'ORDTST01JBODY0000000000000001';
 
@@ -50,4 +51,33 @@ test('issue 12: user_id is numeric text of 1 to 20 digits, or a non-negative saf
   for (const junk of ['', '123456789012345678901', '-1', '1.0', '1e3', -1, 1.5, 2 ** 60, Number.NaN, null, true, ['1'], { id: '1' }]) {
     assert.equal(sellerId(junk), null, JSON.stringify(junk));
   }
+});
+
+// issue 26: platform-facts "Identifiers and formats": ORD + 26 (29 characters) in production, ORDTST + 26 (32
+// characters) for an order made with TEST credentials (the official Node SDK's order tests, mercadopago on npm, and the
+// Orders notification pages' test notifications). Both lengths are accepted; every other shape stays junk.
+test('issue 26: an order id of either documented length reads; other lengths, prefixes and cases stay invalid_data_id', () => {
+  const body = (id: string) => ({ action: 'order.processed', type: 'order', user_id: 123456789, data: { id } });
+  for (const id of ['ORD01JQ4S4KY8HWQ6NA5PXB65B3D3', 'ORDTST01JQ4S4KY8HWQ6NA5PXB65B3D3']) {
+    const result = read(body(id), id);
+    assert.ok(result.ok, id);
+    assert.equal(result.notice.dataId, id);
+  }
+  const junk = [
+    'ORDTST01JQ4S4KY8HWQ6NA5PXB65B3D', // ORDTST + 25 (31 characters)
+    'ORDTST01JQ4S4KY8HWQ6NA5PXB65B3D33', // ORDTST + 27 (33)
+    'ORDXYZ01JQ4S4KY8HWQ6NA5PXB65B3D3', // 32 characters without the TST of a test order
+    'ORD01JQ4S4KY8HWQ6NA5PXB65B3D', // ORD + 25
+    'ORDtst01JQ4S4KY8HWQ6NA5PXB65B3D3', // lower case
+    'ORDTST01JQ4S4KY8HWQ6NA5PXB65B3D-',
+    'ORDTST',
+  ];
+  for (const id of junk) assert.deepEqual(read(body(id), id), { ok: false, code: 'invalid_data_id' }, id);
+});
+
+test('issue 26: the kiosk reads a relay event about a 32-character ORDTST order as a wake-up, and no other length', () => {
+  assert.equal(orderWakeUpSchema.safeParse({ data: { id: 'ORDTST01JQ4S4KY8HWQ6NA5PXB65B3D3' } }).success, true);
+  assert.equal(orderWakeUpSchema.safeParse({ data: { id: 'ORD01JQ4S4KY8HWQ6NA5PXB65B3D3' } }).success, true);
+  assert.equal(orderWakeUpSchema.safeParse({ data: { id: 'ORDTST01JQ4S4KY8HWQ6NA5PXB65B3D' } }).success, false);
+  assert.equal(orderWakeUpSchema.safeParse({ data: { id: 'ORDXYZ01JQ4S4KY8HWQ6NA5PXB65B3D3' } }).success, false);
 });
