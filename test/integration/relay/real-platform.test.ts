@@ -103,3 +103,20 @@ describe('issue 26: order ids of both documented lengths', () => {
     }
   });
 });
+
+describe('issue 26: routing without config.qr.external_pos_id', () => {
+  test('an order notification whose data names no POS (as on the real platform) reaches every kiosk of its seller, POS-scoped or not', async () => {
+    const streams = await Promise.all([KEY_ALL, KEY_POS1, KEY_POS2].map((key) => connectSse(`${url}/events`, { key })));
+    try {
+      for (const sse of streams) assert.equal(sse.status, 200);
+      const id = 'ORDTST01JQ4S4KY8HWQ6NA5PXBROUTE1';
+      const body = documentedBody(id);
+      assert.equal(((body.data as Record<string, unknown>).config), undefined, 'the documented body names no POS');
+      const reply = await deliver(id, body);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      for (const sse of streams) await sse.until((ms) => ms.some((m) => dataIdOf(m) === id && m.event === 'order.processed'));
+    } finally {
+      for (const sse of streams) sse.close();
+    }
+  });
+});
