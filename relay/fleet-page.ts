@@ -24,12 +24,19 @@ export function renderFleetPage(view: FleetView): string {
 <tbody>${rows.join('\n')}</tbody></table>`;
   });
   const body = sections.length > 0 ? sections.join('\n') : '<p class="muted">No kiosk has sent a heartbeat yet.</p>';
+  // issue 26: the seller's set-up test from the platform's dashboard ("Simulate notification"), so the operator sees it
+  // arrived. Every value was checked against testNotificationSchema (plain ids, digits, an ISO instant) when read.
+  const tests = view.test_notifications.map(
+    (t) => `<li>test notification received at ${t.received_at} (application ${t.application_id}${t.data_id !== null ? `, Data ID ${t.data_id}` : ''}${t.user_id !== null ? `, user_id ${t.user_id}` : ''}${t.action !== null ? `, ${t.action}` : ''}): acknowledged, nothing streamed to kiosks</li>`,
+  );
+  const testSection = `<h2>Test notifications</h2>\n${tests.length > 0 ? `<ul>${tests.join('\n')}</ul>` : '<p class="muted">No test notification received.</p>'}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta http-equiv="refresh" content="60">
 <title>Kiosk fleet</title><style>${STYLE}</style></head>
 <body><h1>Kiosk fleet</h1>
 <p class="muted">${view.kiosks} kiosks at ${view.generated_at}; silent: no heartbeat for more than ${view.silent_after_s} s; outbox_failed: refunds or cancels the platform refused.</p>
 ${body}
+${testSection}
 </body></html>
 `;
 }

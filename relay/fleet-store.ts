@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { z } from 'zod';
 import type { Redis } from 'ioredis';
 import { configureSqlite } from '../node-common/sqlite.ts';
 import { loadRedis, redisAddress } from './log/redis-log.ts';
@@ -10,6 +11,34 @@ export interface KioskBeat {
   heartbeat: Heartbeat;
   /** The relay's clock when the heartbeat arrived (ms): silence is measured from here, never from the kiosk's clock. */
   receivedAt: number;
+}
+
+/**
+ * A dashboard "Simulate notification" the relay acknowledged (issue 26), as the fleet page shows it. Kept beside the
+ * fleet (the newest TEST_NOTIFICATIONS_KEPT), never in the event log: it is streamed to no kiosk.
+ */
+export const testNotificationSchema = z.strictObject({
+  received_at: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+  /** The application whose secret signed it (signed), or "legacy" for --webhook-secret. */
+  application_id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+  /** The Data ID the seller typed (signed), when plain text. */
+  data_id: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/).nullable(),
+  /** The body's user_id (unsigned), when a seller id. */
+  user_id: z.string().regex(/^\d{1,20}$/).nullable(),
+  action: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/).max(64).nullable(),
+});
+export type TestNotification = z.infer<typeof testNotificationSchema>;
+
+/** issue 26: how many test notifications the fleet keeps (the newest). */
+export const TEST_NOTIFICATIONS_KEPT = 20;
+
+function readTest(text: string): TestNotification | null {
+  try {
+    const parsed = testNotificationSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -27,6 +56,10 @@ export interface FleetStore {
   list(sinceMs: number): Promise<KioskBeat[]>;
   /** Forgets the kiosks last heard from before `beforeMs`; returns how many. */
   prune(beforeMs: number): Promise<number>;
+  /** issue 26: keeps a test notification, and only the newest `keep` of them. */
+  recordTest(test: TestNotification, keep: number): Promise<void>;
+  /** The kept test notifications, newest first. */
+  listTests(): Promise<TestNotification[]>;
   close(): Promise<void>;
 }
 
@@ -60,7 +93,11 @@ export class SqliteFleetStore implements FleetStore {
        received_at INTEGER NOT NULL,
        PRIMARY KEY (seller, kiosk_id)
      ) STRICT;
-     CREATE INDEX IF NOT EXISTS fleet_kiosks_received_at ON fleet_kiosks (received_at);`);
+     CREATE INDEX IF NOT EXISTS fleet_kiosks_received_at ON fleet_kiosks (received_at);
+     CREATE TABLE IF NOT EXISTS fleet_test_notifications (
+       id INTEGER PRIMARY KEY AUTOINCREMENT,
+       record TEXT NOT NULL
+     ) STRICT;`);
     const db = this.#db;
     this.#stmts = {
       known: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM fleet_kiosks WHERE seller = ? AND kiosk_id = ?'),
@@ -73,6 +110,9 @@ export class SqliteFleetStore implements FleetStore {
         'SELECT seller, heartbeat, received_at FROM fleet_kiosks WHERE received_at >= ? ORDER BY seller, kiosk_id',
       ),
       prune: db.prepare<[number]>('DELETE FROM fleet_kiosks WHERE received_at < ?'),
+      addTest: db.prepare<[string]>('INSERT INTO fleet_test_notifications (record) VALUES (?)'),
+      trimTests: db.prepare<[number]>('DELETE FROM fleet_test_notifications WHERE id NOT IN (SELECT id FROM fleet_test_notifications ORDER BY id DESC LIMIT ?)'),
+      listTests: db.prepare<[], { record: string }>('SELECT record FROM fleet_test_notifications ORDER BY id DESC'),
     };
   }
 
@@ -97,6 +137,17 @@ export class SqliteFleetStore implements FleetStore {
 
   async prune(beforeMs: number): Promise<number> {
     return this.#stmts.prune.run(beforeMs).changes;
+  }
+
+  async recordTest(test: TestNotification, keep: number): Promise<void> {
+    this.#db.transaction(() => {
+      this.#stmts.addTest.run(JSON.stringify(test));
+      this.#stmts.trimTests.run(keep);
+    })();
+  }
+
+  async listTests(): Promise<TestNotification[]> {
+    return this.#stmts.listTests.all().map((row) => readTest(row.record)).filter((t): t is TestNotification => t !== null);
   }
 
   async close(): Promise<void> {
@@ -197,6 +248,17 @@ export class RedisFleetStore implements FleetStore {
       if ((await this.#redis.exists(key)) === 0) await this.#redis.srem(`${this.#prefix}:sellers`, seller);
     }
     return removed;
+  }
+
+  /** One list the relays share, newest first (LPUSH), trimmed to `keep` in the same transaction. */
+  async recordTest(test: TestNotification, keep: number): Promise<void> {
+    const results = await this.#redis.multi().lpush(`${this.#prefix}:tests`, JSON.stringify(test)).ltrim(`${this.#prefix}:tests`, 0, keep - 1).exec();
+    const failed = results === null ? new Error('the transaction was discarded') : results.find(([error]) => error !== null)?.[0];
+    if (failed) throw failed;
+  }
+
+  async listTests(): Promise<TestNotification[]> {
+    return (await this.#redis.lrange(`${this.#prefix}:tests`, 0, -1)).map(readTest).filter((t): t is TestNotification => t !== null);
   }
 
   async close(): Promise<void> {

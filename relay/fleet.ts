@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerMatches } from './metrics-access.ts';
 import type { KioskScope } from './kiosk-keys.ts';
 import type { RelayMetrics } from './metrics.ts';
-import type { FleetStore, KioskBeat } from './fleet-store.ts';
+import { TEST_NOTIFICATIONS_KEPT, type FleetStore, type KioskBeat, type TestNotification } from './fleet-store.ts';
 import { FLEET_PAGE_CSP, renderFleetPage } from './fleet-page.ts';
 import type { Clock } from '../node-common/time.ts';
 import { HEARTBEAT_MAX_BYTES, heartbeatSchema, type Heartbeat } from '../shared/schemas/heartbeat.ts';
@@ -39,9 +39,13 @@ export interface FleetView {
   silent_after_s: number;
   kiosks: number;
   sellers: Array<{ seller: string; kiosks: FleetKiosk[] }>;
+  /** issue 26: the dashboard's "Simulate notification"s the relay acknowledged, newest first (at most 20). */
+  test_notifications: TestNotification[];
 }
 
 export interface Fleet {
+  /** issue 26: keeps a test notification for the fleet page (the newest 20); throws when the store fails. */
+  recordTest(test: TestNotification): Promise<void>;
   /** The per-kiosk gauges for /metrics, read from the store at scrape time. */
   metricsText(): Promise<string>;
   prune(): Promise<number>;
@@ -115,7 +119,7 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
 
   const view = async (): Promise<FleetView> => {
     const now = clock.now();
-    const beats = await store.list(now - retentionMs);
+    const [beats, tests] = await Promise.all([store.list(now - retentionMs), store.listTests()]);
     const sellers = new Map<string, FleetKiosk[]>();
     for (const beat of beats) {
       const list = sellers.get(beat.seller) ?? [];
@@ -127,6 +131,7 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
       silent_after_s: Math.round(silentAfterMs / 1000),
       kiosks: beats.length,
       sellers: [...sellers].map(([seller, kiosks]) => ({ seller, kiosks })),
+      test_notifications: tests,
     };
   };
 
@@ -155,6 +160,7 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
   });
 
   return {
+    recordTest: (test) => store.recordTest(test, TEST_NOTIFICATIONS_KEPT),
     async metricsText() {
       let fleet: FleetView;
       try {

@@ -87,3 +87,42 @@ export function externalPosId(resource: Record<string, unknown>): string | null 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** What the relay keeps of a dashboard "Simulate notification" (issue 26): when, from whom, about what; never streamed. */
+export interface SimulatedNotice {
+  /** The Data ID the seller typed (the query's data.id, which the signature covers), when it is plain text to show. */
+  dataId: string | null;
+  /** The body's user_id, when it is a seller id (unsigned: shown as the hint it is). */
+  userId: string | null;
+  /** The body's action, when it is a plain name. */
+  action: string | null;
+}
+
+/**
+ * issue 26: the dashboard's "Simulate notification" (platform-facts "Webhooks"; "Simulate receiving the notification" on
+ * https://www.mercadopago.com.mx/developers/en/docs/checkout-api-v2/notifications). The platform signs it over the Data
+ * ID the seller types (the query's data.id) and sends a sample body whose data.id is another one, so the seller's
+ * set-up test arrives signed yet about no order the body names.
+ *
+ * The rule, called only once the signature has verified: a body that is a JSON object of a plain `type` whose `data.id`
+ * (text or a number) differs from the signed data.id, compared without case (the casing of the signed id is
+ * inconsistent in public sources, platform-facts "Webhooks", so a case-only difference is never taken for a test), is
+ * the Simulate. The relay acknowledges it (2xx) and records it as a test; it never appends it to the log nor streams it,
+ * so a signed request replayed with a new body (the only other way to get here) reaches no kiosk: it cannot forge
+ * anything. The signed id must still be printable text of at most 128 characters; null when it is not a test.
+ */
+export function simulatedNotification(raw: string, signedDataId: string | undefined): SimulatedNotice | null {
+  if (signedDataId === undefined || !/^[\x21-\x7e]{1,128}$/.test(signedDataId)) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!isObject(body) || typeof body.type !== 'string' || !TYPE.test(body.type) || !isObject(body.data)) return null;
+  const id = body.data.id;
+  const bodyId = typeof id === 'string' ? id : typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : null;
+  if (bodyId === null || bodyId.length === 0 || bodyId.length > 128 || bodyId.toLowerCase() === signedDataId.toLowerCase()) return null;
+  const action = typeof body.action === 'string' && body.action.length <= 64 && ACTION.test(body.action) ? body.action : null;
+  return { dataId: /^[A-Za-z0-9._:-]{1,64}$/.test(signedDataId) ? signedDataId : null, userId: sellerId(body.user_id), action };
+}

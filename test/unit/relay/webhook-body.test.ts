@@ -2,7 +2,7 @@
 // other topics, user_id numeric text, type and action plain names; junk is refused with a code, never coerced.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readWebhookBody, sellerId } from '../../../relay/webhook-body.ts';
+import { readWebhookBody, sellerId, simulatedNotification } from '../../../relay/webhook-body.ts';
 import { orderWakeUpSchema } from '../../../shared/schemas/notification.ts';
 
 const ORDER = 'ORDTST01JBODY0000000000000001';
@@ -80,4 +80,23 @@ test('issue 26: the kiosk reads a relay event about a 32-character ORDTST order 
   assert.equal(orderWakeUpSchema.safeParse({ data: { id: 'ORD01JQ4S4KY8HWQ6NA5PXB65B3D3' } }).success, true);
   assert.equal(orderWakeUpSchema.safeParse({ data: { id: 'ORDTST01JQ4S4KY8HWQ6NA5PXB65B3D' } }).success, false);
   assert.equal(orderWakeUpSchema.safeParse({ data: { id: 'ORDXYZ01JQ4S4KY8HWQ6NA5PXB65B3D3' } }).success, false);
+});
+
+// issue 26: the dashboard's "Simulate notification" (platform-facts "Webhooks"; "Simulate receiving the notification"
+// on https://www.mercadopago.com.mx/developers/en/docs/checkout-api-v2/notifications): signed over the typed Data ID,
+// the body's data.id another one.
+test('issue 26: a signed body whose data.id differs from the signed one reads as a Simulate; same id, case-only difference or junk do not', () => {
+  const sample = JSON.stringify({ action: 'order.processed', type: 'order', user_id: 123456789, data: { id: 'ORD00000000000000000000000001' } });
+  assert.deepEqual(simulatedNotification(sample, 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1'), { dataId: 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1', userId: '123456789', action: 'order.processed' });
+  assert.deepEqual(simulatedNotification(JSON.stringify({ type: 'order', data: { id: 123 } }), '456'), { dataId: '456', userId: null, action: null });
+  // A typed id that is not plain text to show is acknowledged without it.
+  assert.deepEqual(simulatedNotification(sample, 'a<b>'), { dataId: null, userId: '123456789', action: 'order.processed' });
+  assert.equal(simulatedNotification(sample, 'ORD00000000000000000000000001'), null, 'the same id is a notification, not a test');
+  assert.equal(simulatedNotification(sample, 'ord00000000000000000000000001'), null, 'nor is the same id in another case');
+  assert.equal(simulatedNotification(sample, undefined), null);
+  assert.equal(simulatedNotification(sample, 'x'.repeat(129)), null);
+  assert.equal(simulatedNotification(sample, 'with space'), null);
+  for (const junk of ['{', '[1]', JSON.stringify({ data: { id: 'A' } }), JSON.stringify({ type: 'order' }), JSON.stringify({ type: 'order', data: { id: { id: 'A' } } }), JSON.stringify({ type: 'order', data: { id: '' } })]) {
+    assert.equal(simulatedNotification(junk, 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1'), null, junk);
+  }
 });
