@@ -1,4 +1,4 @@
-import { createOrResume } from '../orders/create-order.ts';
+import { createOrResume, requestedOrder, UnreadableCreateError } from '../orders/create-order.ts';
 import { orderItems } from '../orders/order-items.ts';
 import { PlatformError } from '../platform/errors.ts';
 import { ok, orderNotFound } from './guards.ts';
@@ -36,6 +36,26 @@ export function saleApi(deps: CoreServices): SaleApi {
     audit.append({ actor: 'kiosk', action: 'order.withdrawn', subject: order.id, detail: { reason: 'create_superseded' } });
   };
 
+  /**
+   * issue 26: a charge the platform made but whose answer cannot be read, kept by its id: the order as a GET read it
+   * (stored already), else what was sent, stored now so the sale is in History and the day close until the platform's
+   * word (the withdrawal's answer, a GET, a push) replaces it.
+   */
+  const trackUnreadable = (unreadable: UnreadableCreateError, currency: Order['currency']): Order => {
+    audit.append({ actor: 'kiosk', action: 'order.unreadable', subject: unreadable.orderId, detail: { reason: 'create_unreadable' } });
+    logger.warn('the platform made an order whose answer could not be read; it is withdrawn', { order: unreadable.orderId, readByGet: unreadable.order !== null });
+    const known = unreadable.order ?? ordersRepo.load(unreadable.orderId)?.order;
+    if (known) return known;
+    const placeholder = requestedOrder(unreadable.orderId, unreadable.request, {
+      userId: deps.session.userId ?? '',
+      countryCode: deps.settings().countryCode ?? '',
+      currency,
+      now: clock.now(),
+    });
+    ordersRepo.saveIfNewer(placeholder);
+    return placeholder;
+  };
+
   return {
     createOrder: guarded('createOrder', { connected: true, country: true }, async (input, { currency }) => {
       // issue 17: who sells and in which shift, recorded on the order; refused when a cashier must sign in first.
@@ -61,10 +81,14 @@ export function saleApi(deps: CoreServices): SaleApi {
       // the same sale again after no answer re-sends that create with its key: never a second order.
       let order: Order;
       try {
-        order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan);
+        order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan, (unreadable) => trackUnreadable(unreadable, currency));
       } catch (error) {
         // issue 16: the POS is gone from the platform (seed 7.3 pos_not_found): the code that opens the setup
         // assistant's POS step (shared/setup-api.ts setupStepFor), and the readiness check learns it at once.
+        if (error instanceof UnreadableCreateError) {
+          ordersRepo.attribute(error.orderId, seller.value.cashier, seller.value.shiftId);
+          return { ok: false, error: error.kioskError() };
+        }
         if (!(error instanceof PlatformError && error.code === 'pos_not_found')) throw error;
         deps.posCheck.record(s.posId, null);
         return { ok: false, error: kioskError('pos_missing', `The platform has no point of sale ${s.posId}; a manager must choose or create one.`) };

@@ -47,6 +47,28 @@ export class PlatformNetworkError extends PlatformError {
   }
 }
 
+/**
+ * issue 26 "An answer the kiosk cannot read never leaves money on the table": a 2xx whose body does not fit what the
+ * kiosk reads. The platform did the work (seed 4.3: only successes are answered 2xx), so the caller must not treat it
+ * as "nothing happened". `answeredId`: an order id (ORD…) found in the body's text, when one is there; only such an id
+ * is lifted from the body, never any other value (an answer may carry tokens).
+ */
+export class UnreadableAnswerError extends PlatformError {
+  constructor(
+    status: number,
+    message: string,
+    readonly answeredId: string | null,
+  ) {
+    super(status, 'unexpected_response', message);
+    this.name = 'UnreadableAnswerError';
+  }
+}
+
+/** The first `"id": "ORD…"` of a body's text (either documented id length: seed 4.4, platform-facts "Identifiers"). */
+export function answeredOrderId(text: string): string | null {
+  return /"id"\s*:\s*"(ORD[A-Za-z0-9]{26,40})"/.exec(text)?.[1] ?? null;
+}
+
 /** The refresh token was refused (invalid_grant): a manager must connect the account again. */
 export class ReconnectNeededError extends PlatformError {
   constructor(message = 'The account must be connected again by a manager.') {

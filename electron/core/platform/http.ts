@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { abortableSleep } from '../../../node-common/sleep.ts';
 import { backoffDelay, retryAfterMs, type RetryPolicy } from '../../../node-common/retry.ts';
 import type { Clock, Logger, Random } from '../ports.ts';
-import { PlatformError, PlatformNetworkError, platformErrorFrom } from './errors.ts';
+import { answeredOrderId, PlatformError, PlatformNetworkError, platformErrorFrom, UnreadableAnswerError } from './errors.ts';
 
 export type Sleep = (ms: number) => Promise<void>;
 
@@ -153,7 +153,7 @@ export class PlatformHttp {
     const json = parseJson(text);
     if (status >= 200 && status < 300) {
       if (options.schema === undefined) return { ok: true, value: (json.ok ? json.value : undefined) as T };
-      if (!json.ok) return { ok: false, error: unexpected(status, 'the body is not JSON'), waitMs: null };
+      if (!json.ok) return { ok: false, error: unexpected(status, 'the body is not JSON', text), waitMs: null };
       const parsed = options.schema.safeParse(json.value);
       if (parsed.success) return { ok: true, value: parsed.data };
       // Paths and issue codes only: the values may be tokens (an /oauth/token answer) and never go into a message.
@@ -161,7 +161,7 @@ export class PlatformHttp {
         .slice(0, 5)
         .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`)
         .join('; ');
-      return { ok: false, error: unexpected(status, where), waitMs: null };
+      return { ok: false, error: unexpected(status, where, text), waitMs: null };
     }
 
     const waitMs = retryAfterMs(retryAfter, this.#clock.now());
@@ -224,8 +224,8 @@ function decoded(response: IncomingMessage): Readable {
   return response.pipe(decoder);
 }
 
-function unexpected(status: number, what: string): PlatformError {
-  return new PlatformError(status, 'unexpected_response', `The payment platform answered ${status} with a body this kiosk cannot read (${what}).`);
+function unexpected(status: number, what: string, text: string): PlatformError {
+  return new UnreadableAnswerError(status, `The payment platform answered ${status} with a body this kiosk cannot read (${what}).`, answeredOrderId(text));
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
