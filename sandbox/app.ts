@@ -21,6 +21,7 @@ import { apiErrorBody, oauthErrorBody } from '../shared/errors.ts';
 import { registerOAuthRoutes } from './routes/oauth.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
 import { registerControlRoutes } from './routes/control.ts';
+import { registerWebhookTsRoutes } from './routes/webhook-ts.ts';
 import { registerPayerPage } from './routes/payer-page.ts';
 import { registerAuthorizationPage } from './routes/authorization-page.ts';
 import { registerTokenizeRoutes } from './routes/tokenize.ts';
@@ -61,6 +62,8 @@ export interface SandboxOptions {
    * apply to it.
    */
   boundServer?: Server;
+  /** issue 27: seconds the webhooks' signed `ts` runs ahead of the sandbox clock (sandbox/domain/webhook-ts.ts). */
+  webhookTsAheadSeconds?: number;
 }
 
 // issue 14 "cold start": the limits live in server-limits.ts, which the kiosk's launch loads without fastify.
@@ -107,7 +110,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 15_552_000,
     rateLimit: options.oauthRateLimit ?? { max: 120, windowSeconds: 60 },
   });
-  const notifier = new Notifier(state, clock, ids, { timeoutMs: options.deliveryTimeoutMs ?? 22_000, fetch: options.fetch ?? fetch });
+  const notifier = new Notifier(state, clock, ids, { timeoutMs: options.deliveryTimeoutMs ?? 22_000, fetch: options.fetch ?? fetch, webhookTsAheadSeconds: options.webhookTsAheadSeconds ?? 0 });
   const legacy = new LegacyService(state, clock, ids, notifier);
   const orders = new OrderService(
     state,
@@ -316,6 +319,7 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits,
   registerLegacyRoutes(app, ctx);
   registerStoresPosRoutes(app, ctx);
   registerControlRoutes(app, ctx);
+  registerWebhookTsRoutes(app, ctx);
   registerPayerPage(app, ctx);
   registerAuthorizationPage(app, ctx);
   return app;

@@ -1,3 +1,5 @@
+import { webhookTsAheadProblem } from './domain/webhook-ts.ts';
+
 export interface SandboxArgs {
   port: number;
   host: string;
@@ -6,6 +8,8 @@ export interface SandboxArgs {
   allowHosts: string[];
   training: boolean;
   help: boolean;
+  /** issue 27: seconds the webhooks' signed ts runs ahead (sandbox/domain/webhook-ts.ts). */
+  webhookTsAhead?: number;
 }
 
 export const SANDBOX_USAGE = `Usage: npm run sandbox -- --port N [--data FILE] [--host ADDRESS]
@@ -16,6 +20,9 @@ export const SANDBOX_USAGE = `Usage: npm run sandbox -- --port N [--data FILE] [
   --allow-host NAME
                   a Host name the control API (/sandbox/...) also answers to, e.g. a container's service name;
                   repeatable (it always answers 127.0.0.1, localhost, [::1] and the --host address)
+  --webhook-ts-ahead SECONDS
+                  sign webhooks with a ts this many seconds ahead of the sandbox clock (negative: behind), as a
+                  platform whose clock is off; PUT /sandbox/webhook-ts {"ahead_seconds": N} changes it while running
   --training      create a training seller at start and print its ids
   --help          this text
 `;
@@ -63,6 +70,14 @@ export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs 
           return { ok: false, error: `--allow-host needs a host name or address without a port, got ${v ? JSON.stringify(v) : 'nothing'}` };
         }
         args.allowHosts.push(v);
+        break;
+      }
+      case '--webhook-ts-ahead': {
+        // Not value(): a negative number starts with '-' but not '--', so it is taken as the value.
+        const v = value();
+        const problem = v === null || !/^-?\d{1,7}$/.test(v) ? 'a whole number of seconds' : webhookTsAheadProblem(Number(v));
+        if (problem) return { ok: false, error: `--webhook-ts-ahead needs ${problem}, got ${v === null ? 'nothing' : JSON.stringify(v)}` };
+        args.webhookTsAhead = Number(v);
         break;
       }
       case '--training':

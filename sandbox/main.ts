@@ -12,10 +12,10 @@ if (parsed.args.help) {
   process.stdout.write(SANDBOX_USAGE);
   process.exit(0);
 }
-const { port, host, data, training, allowHosts } = parsed.args;
+const { port, host, data, training, allowHosts, webhookTsAhead } = parsed.args;
 let sandbox;
 try {
-  sandbox = buildSandbox({ ...(data ? { dataFile: data } : {}), allowedHosts: allowHosts });
+  sandbox = buildSandbox({ ...(data ? { dataFile: data } : {}), allowedHosts: allowHosts, ...(webhookTsAhead !== undefined ? { webhookTsAheadSeconds: webhookTsAhead } : {}) });
 } catch (error) {
   // A damaged or foreign data file is a user's problem to fix, so it gets one clear line, not a stack trace.
   const message = error instanceof DataFileError ? error.message : `cannot start: ${(error as Error).message}`;

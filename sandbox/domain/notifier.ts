@@ -4,11 +4,14 @@ import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { ApplicationRecord, DeliveryRecord, SandboxState } from '../state.ts';
 import type { IpnTopic } from '../../shared/schemas/notification.ts';
+import { WebhookTimestamp } from './webhook-ts.ts';
 
 export interface NotifierOptions {
   /** seed 6.1: the receiver must answer within 22 s. Real milliseconds, not sandbox time. */
   timeoutMs: number;
   fetch: typeof fetch;
+  /** issue 27: seconds the signed `ts` runs ahead of the sandbox clock (sandbox/domain/webhook-ts.ts); default 0. */
+  webhookTsAheadSeconds?: number;
 }
 
 const MINUTE = 60 * 1000;
@@ -54,13 +57,17 @@ export function isLocalUrl(url: string): boolean {
  */
 export class Notifier {
   readonly #inFlight = new Set<string>();
+  /** issue 27: the `ts` the signatures carry (the control API's PUT /sandbox/webhook-ts changes it). */
+  readonly webhookTs: WebhookTimestamp;
 
   constructor(
     private readonly state: SandboxState,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly options: NotifierOptions,
-  ) {}
+  ) {
+    this.webhookTs = new WebhookTimestamp(options.webhookTsAheadSeconds ?? 0);
+  }
 
   /** platform-facts "Webhooks (topic orders)". */
   orderWebhook(app: ApplicationRecord, userId: string, action: string, data: Record<string, unknown> & { id: string }): void {
@@ -189,7 +196,7 @@ export class Notifier {
   }
 
   #headers(delivery: DeliveryRecord, now: number): Record<string, string> {
-    const ts = Math.floor(now / 1000);
+    const ts = this.webhookTs.tsFor(now);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'PlatformSandbox-Notifications/1.0',
