@@ -78,7 +78,7 @@ export interface RelayOptions {
    * issue 18: the fleet's silence limit (default 5 minutes) and store (default: beside the log, in its Redis when
    * redisUrl is given, else in the SQLite file dataFile or in memory).
    */
-  fleet?: { silentAfterMs?: number; store?: FleetStore };
+  fleet?: { silentAfterMs?: number; store?: FleetStore; maxKiosksPerSeller?: number; maxKiosksPerKey?: number };
   /**
    * issue 26: lines for the operator's log (main.ts prints them on stdout): "test notification received at …" for each
    * dashboard "Simulate notification". Never a secret, a key or a body.
@@ -426,6 +426,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
     ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),
+    ...(options.fleet?.maxKiosksPerSeller !== undefined ? { maxKiosksPerSeller: options.fleet.maxKiosksPerSeller } : {}),
+    ...(options.fleet?.maxKiosksPerKey !== undefined ? { maxKiosksPerKey: options.fleet.maxKiosksPerKey } : {}),
   });
   metrics.addCollector(() => fleet.metricsText());
 
