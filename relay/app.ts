@@ -78,7 +78,7 @@ export interface RelayOptions {
    * issue 18: the fleet's silence limit (default 5 minutes) and store (default: beside the log, in its Redis when
    * redisUrl is given, else in the SQLite file dataFile or in memory).
    */
-  fleet?: { silentAfterMs?: number; store?: FleetStore };
+  fleet?: { silentAfterMs?: number; store?: FleetStore; maxKiosksPerSeller?: number; maxKiosksPerKey?: number };
   /**
    * issue 26: lines for the operator's log (main.ts prints them on stdout): "test notification received at …" for each
    * dashboard "Simulate notification". Never a secret, a key or a body.
@@ -426,14 +426,20 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
     ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),
+    ...(options.fleet?.maxKiosksPerSeller !== undefined ? { maxKiosksPerSeller: options.fleet.maxKiosksPerSeller } : {}),
+    ...(options.fleet?.maxKiosksPerKey !== undefined ? { maxKiosksPerKey: options.fleet.maxKiosksPerKey } : {}),
   });
   metrics.addCollector(() => fleet.metricsText());
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-      // not in REJECTIONS: Fastify refuses the body before any route runs, with its own status.
-      reject('too_large');
+      // not in REJECTIONS: Fastify refuses the body before any route runs, with its own status. issue 27: counted under
+      // the route it was sent to, so an oversized heartbeat (or any other request) is not taken for a refused webhook.
+      const route = request.routeOptions.url ?? '';
+      if (route.startsWith('/notifications/')) reject('too_large');
+      else if (route === '/kiosks/heartbeat') metrics.inc('relay_heartbeats_total', { result: 'too_large' });
+      else metrics.inc('relay_requests_too_large_total', { route: /^\/[a-z/.]{0,40}$/.test(route) ? route : 'other' });
       return reply.code(413).send({ error: 'payload_too_large', message: 'The body is too large.' });
     }
     if (error.statusCode !== undefined && error.statusCode < 500) return reply.code(400).send({ error: 'bad_request', message: error.message });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Redis } from 'ioredis';
 import { configureSqlite } from '../node-common/sqlite.ts';
@@ -8,6 +9,11 @@ import { heartbeatSchema, type Heartbeat } from '../shared/schemas/heartbeat.ts'
 /** One kiosk's last heartbeat as the relay keeps it: the kiosk's body, whose seller it is, and when it arrived. */
 export interface KioskBeat {
   seller: string;
+  /**
+   * issue 27: which kiosk key sent it (kioskKeyId: a hash, never the key). Records are kept per (seller, key, kiosk id),
+   * so a key cannot replace the record of a kiosk that reports with another key, and the cap per key holds.
+   */
+  keyId: string;
   heartbeat: Heartbeat;
   /** The relay's clock when the heartbeat arrived (ms): silence is measured from here, never from the kiosk's clock. */
   receivedAt: number;
@@ -48,10 +54,11 @@ function readTest(text: string): TestNotification | null {
 export interface FleetStore {
   ready(): Promise<void>;
   /**
-   * Keeps `beat` as its kiosk's latest. 'full' (nothing kept) when the seller already has `maxKiosks` other kiosks:
-   * a kiosk key that makes up ids cannot grow the store without bound.
+   * Keeps `beat` as its kiosk's latest (per seller, key and kiosk id). Nothing is kept when it would be a new record
+   * beyond a cap: 'key_full' when its key already has `caps.perKey` kiosks (issue 27: one key cannot fill the seller's
+   * cap), 'full' when the seller already has `caps.perSeller` (a key that makes up ids cannot grow the store).
    */
-  record(beat: KioskBeat, maxKiosks: number): Promise<'recorded' | 'full'>;
+  record(beat: KioskBeat, caps: FleetCaps): Promise<RecordResult>;
   /** Every kiosk heard from at or after `sinceMs`, any seller. */
   list(sinceMs: number): Promise<KioskBeat[]>;
   /** Forgets the kiosks last heard from before `beforeMs`; returns how many. */
@@ -63,11 +70,23 @@ export interface FleetStore {
   close(): Promise<void>;
 }
 
+export interface FleetCaps {
+  perSeller: number;
+  perKey: number;
+}
+
+export type RecordResult = 'recorded' | 'full' | 'key_full';
+
+/** issue 27: a kiosk key's id in the fleet store: a hash of the key (never the key itself), enough to tell keys apart. */
+export function kioskKeyId(key: string): string {
+  return createHash('sha256').update(`fleet-key:${key}`).digest('hex').slice(0, 24);
+}
+
 /** Stored data is checked again when read (style guide 10): a record that no longer parses is skipped, not served. */
-function readBeat(seller: string, text: string, receivedAt: number): KioskBeat | null {
+function readBeat(seller: string, keyId: string, text: string, receivedAt: number): KioskBeat | null {
   try {
     const parsed = heartbeatSchema.safeParse(JSON.parse(text));
-    return parsed.success ? { seller, heartbeat: parsed.data, receivedAt } : null;
+    return parsed.success ? { seller, keyId, heartbeat: parsed.data, receivedAt } : null;
   } catch {
     return null;
   }
@@ -86,30 +105,36 @@ export class SqliteFleetStore implements FleetStore {
     this.#db = new Database(file);
     // NORMAL: a heartbeat lost to a power cut is replaced by the next one a minute later.
     configureSqlite(this.#db, { synchronous: 'NORMAL' });
-    this.#db.exec(`CREATE TABLE IF NOT EXISTS fleet_kiosks (
+    // issue 27: records keyed by (seller, key id, kiosk id) in fleet_beats. The earlier fleet_kiosks (keyed by seller and
+    // kiosk id only, so one key could overwrite another's kiosk) is dropped: every kiosk sends its next heartbeat within
+    // a minute anyway.
+    this.#db.exec(`DROP TABLE IF EXISTS fleet_kiosks;
+     CREATE TABLE IF NOT EXISTS fleet_beats (
        seller TEXT NOT NULL,
+       key_id TEXT NOT NULL,
        kiosk_id TEXT NOT NULL,
        heartbeat TEXT NOT NULL,
        received_at INTEGER NOT NULL,
-       PRIMARY KEY (seller, kiosk_id)
+       PRIMARY KEY (seller, key_id, kiosk_id)
      ) STRICT;
-     CREATE INDEX IF NOT EXISTS fleet_kiosks_received_at ON fleet_kiosks (received_at);
+     CREATE INDEX IF NOT EXISTS fleet_beats_received_at ON fleet_beats (received_at);
      CREATE TABLE IF NOT EXISTS fleet_test_notifications (
        id INTEGER PRIMARY KEY AUTOINCREMENT,
        record TEXT NOT NULL
      ) STRICT;`);
     const db = this.#db;
     this.#stmts = {
-      known: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM fleet_kiosks WHERE seller = ? AND kiosk_id = ?'),
-      count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM fleet_kiosks WHERE seller = ?'),
-      upsert: db.prepare<[string, string, string, number]>(
-        `INSERT INTO fleet_kiosks (seller, kiosk_id, heartbeat, received_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (seller, kiosk_id) DO UPDATE SET heartbeat = excluded.heartbeat, received_at = excluded.received_at`,
+      known: db.prepare<[string, string, string], { n: number }>('SELECT 1 AS n FROM fleet_beats WHERE seller = ? AND key_id = ? AND kiosk_id = ?'),
+      count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM fleet_beats WHERE seller = ?'),
+      countKey: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM fleet_beats WHERE seller = ? AND key_id = ?'),
+      upsert: db.prepare<[string, string, string, string, number]>(
+        `INSERT INTO fleet_beats (seller, key_id, kiosk_id, heartbeat, received_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (seller, key_id, kiosk_id) DO UPDATE SET heartbeat = excluded.heartbeat, received_at = excluded.received_at`,
       ),
-      list: db.prepare<[number], { seller: string; heartbeat: string; received_at: number }>(
-        'SELECT seller, heartbeat, received_at FROM fleet_kiosks WHERE received_at >= ? ORDER BY seller, kiosk_id',
+      list: db.prepare<[number], { seller: string; key_id: string; heartbeat: string; received_at: number }>(
+        'SELECT seller, key_id, heartbeat, received_at FROM fleet_beats WHERE received_at >= ? ORDER BY seller, kiosk_id, key_id',
       ),
-      prune: db.prepare<[number]>('DELETE FROM fleet_kiosks WHERE received_at < ?'),
+      prune: db.prepare<[number]>('DELETE FROM fleet_beats WHERE received_at < ?'),
       addTest: db.prepare<[string]>('INSERT INTO fleet_test_notifications (record) VALUES (?)'),
       trimTests: db.prepare<[number]>('DELETE FROM fleet_test_notifications WHERE id NOT IN (SELECT id FROM fleet_test_notifications ORDER BY id DESC LIMIT ?)'),
       listTests: db.prepare<[], { record: string }>('SELECT record FROM fleet_test_notifications ORDER BY id DESC'),
@@ -118,20 +143,23 @@ export class SqliteFleetStore implements FleetStore {
 
   async ready(): Promise<void> {}
 
-  async record(beat: KioskBeat, maxKiosks: number): Promise<'recorded' | 'full'> {
-    const { seller } = beat;
+  async record(beat: KioskBeat, caps: FleetCaps): Promise<RecordResult> {
+    const { seller, keyId } = beat;
     const kiosk = beat.heartbeat.kiosk_id;
-    return this.#db.transaction(() => {
-      if (!this.#stmts.known.get(seller, kiosk) && (this.#stmts.count.get(seller)?.n ?? 0) >= maxKiosks) return 'full' as const;
-      this.#stmts.upsert.run(seller, kiosk, JSON.stringify(beat.heartbeat), beat.receivedAt);
-      return 'recorded' as const;
+    return this.#db.transaction((): RecordResult => {
+      if (!this.#stmts.known.get(seller, keyId, kiosk)) {
+        if ((this.#stmts.countKey.get(seller, keyId)?.n ?? 0) >= caps.perKey) return 'key_full';
+        if ((this.#stmts.count.get(seller)?.n ?? 0) >= caps.perSeller) return 'full';
+      }
+      this.#stmts.upsert.run(seller, keyId, kiosk, JSON.stringify(beat.heartbeat), beat.receivedAt);
+      return 'recorded';
     })();
   }
 
   async list(sinceMs: number): Promise<KioskBeat[]> {
     return this.#stmts.list
       .all(sinceMs)
-      .map((row) => readBeat(row.seller, row.heartbeat, row.received_at))
+      .map((row) => readBeat(row.seller, row.key_id, row.heartbeat, row.received_at))
       .filter((beat): beat is KioskBeat => beat !== null);
   }
 
@@ -155,11 +183,21 @@ export class SqliteFleetStore implements FleetStore {
   }
 }
 
-// One hash per seller (field: kiosk id, value: {at, heartbeat}) and a set of the sellers. The check of the cap and the
-// write run in one script, so two relays taking heartbeats at once cannot pass the cap together. Both keys expire a
-// retention after the seller's last heartbeat, so a seller gone for good leaves nothing behind.
+// One hash per seller (field: "<key id>/<kiosk id>", issue 27, so one key cannot replace another key's kiosk; value:
+// {at, heartbeat}) and a set of the sellers. The checks of the caps (per key, then per seller) and the write run in one
+// script, so two relays taking heartbeats at once cannot pass a cap together. Both keys expire a retention after the
+// seller's last heartbeat, so a seller gone for good leaves nothing behind. (The hashes of before issue 27,
+// "<prefix>:seller:<id>", are no longer read and expire by themselves.)
 const RECORD_SCRIPT = `
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+  local prefix = ARGV[6] .. '/'
+  local mine = 0
+  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if string.sub(field, 1, #prefix) == prefix then mine = mine + 1 end
+  end
+  if mine >= tonumber(ARGV[7]) then return 2 end
+  if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[5])
@@ -198,40 +236,45 @@ export class RedisFleetStore implements FleetStore {
   }
 
   #sellerKey(seller: string): string {
-    return `${this.#prefix}:seller:${seller}`;
+    return `${this.#prefix}:beats:${seller}`;
   }
 
-  async record(beat: KioskBeat, maxKiosks: number): Promise<'recorded' | 'full'> {
+  async record(beat: KioskBeat, caps: FleetCaps): Promise<RecordResult> {
     const value = JSON.stringify({ at: beat.receivedAt, heartbeat: beat.heartbeat });
     const done = await (this.#redis as unknown as { fleetRecord: (...args: string[]) => Promise<number> }).fleetRecord(
       this.#sellerKey(beat.seller),
-      `${this.#prefix}:sellers`,
-      beat.heartbeat.kiosk_id,
+      `${this.#prefix}:beat-sellers`,
+      `${beat.keyId}/${beat.heartbeat.kiosk_id}`,
       value,
-      String(maxKiosks),
+      String(caps.perSeller),
       String(this.retentionMs),
       beat.seller,
+      beat.keyId,
+      String(caps.perKey),
     );
-    return done === 1 ? 'recorded' : 'full';
+    return done === 1 ? 'recorded' : done === 2 ? 'key_full' : 'full';
   }
 
   async list(sinceMs: number): Promise<KioskBeat[]> {
-    const sellers = (await this.#redis.smembers(`${this.#prefix}:sellers`)).sort();
+    const sellers = (await this.#redis.smembers(`${this.#prefix}:beat-sellers`)).sort();
     const beats: KioskBeat[] = [];
     for (const seller of sellers) {
       const fields = await this.#redis.hgetall(this.#sellerKey(seller));
-      for (const kiosk of Object.keys(fields).sort()) {
-        const beat = this.#read(seller, fields[kiosk] as string);
+      // In kiosk id order, then key id, as the SQLite store lists them.
+      const byKiosk = (field: string) => `${field.slice(field.indexOf('/') + 1)}\n${field}`;
+      for (const field of Object.keys(fields).sort((a, b) => (byKiosk(a) < byKiosk(b) ? -1 : byKiosk(a) > byKiosk(b) ? 1 : 0))) {
+        const beat = this.#read(seller, field, fields[field] as string);
         if (beat !== null && beat.receivedAt >= sinceMs) beats.push(beat);
       }
     }
     return beats;
   }
 
-  #read(seller: string, text: string): KioskBeat | null {
+  #read(seller: string, field: string, text: string): KioskBeat | null {
     try {
       const stored = JSON.parse(text) as { at?: unknown; heartbeat?: unknown };
-      return typeof stored.at === 'number' ? readBeat(seller, JSON.stringify(stored.heartbeat), stored.at) : null;
+      const keyId = field.slice(0, Math.max(0, field.indexOf('/')));
+      return typeof stored.at === 'number' ? readBeat(seller, keyId, JSON.stringify(stored.heartbeat), stored.at) : null;
     } catch {
       return null;
     }
@@ -239,13 +282,13 @@ export class RedisFleetStore implements FleetStore {
 
   async prune(beforeMs: number): Promise<number> {
     let removed = 0;
-    for (const seller of await this.#redis.smembers(`${this.#prefix}:sellers`)) {
+    for (const seller of await this.#redis.smembers(`${this.#prefix}:beat-sellers`)) {
       const key = this.#sellerKey(seller);
       const fields = await this.#redis.hgetall(key);
-      const stale = Object.keys(fields).filter((kiosk) => (this.#read(seller, fields[kiosk] as string)?.receivedAt ?? 0) < beforeMs);
+      const stale = Object.keys(fields).filter((field) => (this.#read(seller, field, fields[field] as string)?.receivedAt ?? 0) < beforeMs);
       if (stale.length > 0) removed += await this.#redis.hdel(key, ...stale);
       // A seller whose hash expired or emptied leaves the set; its next heartbeat adds it back.
-      if ((await this.#redis.exists(key)) === 0) await this.#redis.srem(`${this.#prefix}:sellers`, seller);
+      if ((await this.#redis.exists(key)) === 0) await this.#redis.srem(`${this.#prefix}:beat-sellers`, seller);
     }
     return removed;
   }

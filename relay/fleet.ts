@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerMatches } from './metrics-access.ts';
 import type { KioskScope } from './kiosk-keys.ts';
 import type { RelayMetrics } from './metrics.ts';
-import { TEST_NOTIFICATIONS_KEPT, type FleetStore, type KioskBeat, type TestNotification } from './fleet-store.ts';
+import { TEST_NOTIFICATIONS_KEPT, kioskKeyId, type FleetStore, type KioskBeat, type TestNotification } from './fleet-store.ts';
 import { FLEET_PAGE_CSP, renderFleetPage } from './fleet-page.ts';
 import type { Clock } from '../node-common/time.ts';
 import { HEARTBEAT_MAX_BYTES, heartbeatSchema, type Heartbeat } from '../shared/schemas/heartbeat.ts';
@@ -24,6 +24,11 @@ export interface FleetOptions {
   retentionMs?: number;
   /** At most this many kiosks per seller (default 500). */
   maxKiosksPerSeller?: number;
+  /**
+   * issue 27: at most this many kiosks per kiosk key (default 20: a kiosk keeps one id, and a reinstall makes a new one
+   * while the old record waits out the retention), so one key cannot fill the seller's cap.
+   */
+  maxKiosksPerKey?: number;
 }
 
 export interface FleetKiosk extends Heartbeat {
@@ -59,6 +64,7 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
   const silentAfterMs = options.silentAfterMs ?? 5 * 60 * 1000;
   const retentionMs = options.retentionMs ?? 30 * DAY;
   const maxKiosks = options.maxKiosksPerSeller ?? 500;
+  const maxPerKey = options.maxKiosksPerKey ?? 20;
 
   const answer = (reply: FastifyReply, status: number, result: string, message: string) => {
     metrics.inc('relay_heartbeats_total', { result });
@@ -86,14 +92,15 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
     if (scope.posIds !== null && !scope.posIds.includes(parsed.data.pos_id)) {
       return answer(reply, 403, 'pos_not_in_key', 'This kiosk key does not serve that POS.');
     }
-    let result: 'recorded' | 'full';
+    let result: Awaited<ReturnType<FleetStore['record']>>;
     try {
-      result = await store.record({ seller: scope.userId, heartbeat: parsed.data, receivedAt: clock.now() }, maxKiosks);
+      result = await store.record({ seller: scope.userId, keyId: kioskKeyId(scope.key), heartbeat: parsed.data, receivedAt: clock.now() }, { perSeller: maxKiosks, perKey: maxPerKey });
     } catch {
       // Not kept: the kiosk sends its next heartbeat a minute later anyway.
       return answer(reply, 503, 'fleet_unavailable', 'The fleet store is unavailable; nothing was kept.');
     }
     if (result === 'full') return answer(reply, 429, 'too_many_kiosks', `This seller already has ${maxKiosks} kiosks reporting.`);
+    if (result === 'key_full') return answer(reply, 429, 'too_many_kiosks_for_key', `This kiosk key already has ${maxPerKey} kiosks reporting.`);
     metrics.inc('relay_heartbeats_total', { result: 'recorded' });
     return reply.code(200).send({ status: 'recorded' });
   });

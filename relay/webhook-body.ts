@@ -104,25 +104,27 @@ export interface SimulatedNotice {
  * ID the seller types (the query's data.id) and sends a sample body whose data.id is another one, so the seller's
  * set-up test arrives signed yet about no order the body names.
  *
- * The rule, called only once the signature has verified: a body that is a JSON object of a plain `type` whose `data.id`
- * (text or a number) differs from the signed data.id, compared without case (the casing of the signed id is
- * inconsistent in public sources, platform-facts "Webhooks", so a case-only difference is never taken for a test), is
- * the Simulate. The relay acknowledges it (2xx) and records it as a test; it never appends it to the log nor streams it,
- * so a signed request replayed with a new body (the only other way to get here) reaches no kiosk: it cannot forge
- * anything. The signed id must still be printable text of at most 128 characters; null when it is not a test.
+ * The rule, called only once the signature has verified: the body is a notification the relay would accept on its own
+ * (readWebhookBody with the body's own data.id: a JSON object, a plain type, a data.id of its topic's shape, a seller
+ * id...), and that data.id differs from the signed one, compared without case (the casing of the signed id is
+ * inconsistent in public sources, platform-facts "Webhooks", so a case-only difference is never taken for a test). That
+ * is the Simulate: the relay acknowledges it (2xx) and records it as a test; it never appends it to the log nor streams
+ * it, so a signed request replayed with a new body (the only other way to get here) reaches no kiosk: it cannot forge
+ * anything. The signed id must be printable text of at most 128 characters (the seller may type any Data ID). A junk
+ * body stays junk (its own refusal). Null when it is not a test.
  */
 export function simulatedNotification(raw: string, signedDataId: string | undefined): SimulatedNotice | null {
   if (signedDataId === undefined || !/^[\x21-\x7e]{1,128}$/.test(signedDataId)) return null;
-  let body: unknown;
+  let bodyId: unknown;
   try {
-    body = JSON.parse(raw);
+    const parsed: unknown = JSON.parse(raw);
+    bodyId = isObject(parsed) && isObject(parsed.data) ? parsed.data.id : undefined;
   } catch {
     return null;
   }
-  if (!isObject(body) || typeof body.type !== 'string' || !TYPE.test(body.type) || !isObject(body.data)) return null;
-  const id = body.data.id;
-  const bodyId = typeof id === 'string' ? id : typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : null;
-  if (bodyId === null || bodyId.length === 0 || bodyId.length > 128 || bodyId.toLowerCase() === signedDataId.toLowerCase()) return null;
-  const action = typeof body.action === 'string' && body.action.length <= 64 && ACTION.test(body.action) ? body.action : null;
-  return { dataId: /^[A-Za-z0-9._:-]{1,64}$/.test(signedDataId) ? signedDataId : null, userId: sellerId(body.user_id), action };
+  if (typeof bodyId !== 'string' || bodyId.toLowerCase() === signedDataId.toLowerCase()) return null;
+  const alone = readWebhookBody(raw, bodyId);
+  if (!alone.ok) return null;
+  const action = typeof alone.notice.body.action === 'string' ? alone.notice.body.action : null;
+  return { dataId: /^[A-Za-z0-9._:-]{1,64}$/.test(signedDataId) ? signedDataId : null, userId: alone.notice.userId, action };
 }

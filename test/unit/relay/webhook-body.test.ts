@@ -88,7 +88,7 @@ test('issue 26: the kiosk reads a relay event about a 32-character ORDTST order 
 test('issue 26: a signed body whose data.id differs from the signed one reads as a Simulate; same id, case-only difference or junk do not', () => {
   const sample = JSON.stringify({ action: 'order.processed', type: 'order', user_id: 123456789, data: { id: 'ORD00000000000000000000000001' } });
   assert.deepEqual(simulatedNotification(sample, 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1'), { dataId: 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1', userId: '123456789', action: 'order.processed' });
-  assert.deepEqual(simulatedNotification(JSON.stringify({ type: 'order', data: { id: 123 } }), '456'), { dataId: '456', userId: null, action: null });
+  assert.deepEqual(simulatedNotification(JSON.stringify({ type: 'payment', user_id: '42', data: { id: '123' } }), '456'), { dataId: '456', userId: '42', action: null });
   // A typed id that is not plain text to show is acknowledged without it.
   assert.deepEqual(simulatedNotification(sample, 'a<b>'), { dataId: null, userId: '123456789', action: 'order.processed' });
   assert.equal(simulatedNotification(sample, 'ORD00000000000000000000000001'), null, 'the same id is a notification, not a test');
@@ -96,7 +96,22 @@ test('issue 26: a signed body whose data.id differs from the signed one reads as
   assert.equal(simulatedNotification(sample, undefined), null);
   assert.equal(simulatedNotification(sample, 'x'.repeat(129)), null);
   assert.equal(simulatedNotification(sample, 'with space'), null);
-  for (const junk of ['{', '[1]', JSON.stringify({ data: { id: 'A' } }), JSON.stringify({ type: 'order' }), JSON.stringify({ type: 'order', data: { id: { id: 'A' } } }), JSON.stringify({ type: 'order', data: { id: '' } })]) {
+  // A body that would be refused on its own stays refused: junk is never a test.
+  const order = { type: 'order', user_id: 1, data: { id: 'ORD00000000000000000000000001' } };
+  const junkBodies = [
+    '{',
+    '[1]',
+    { ...order, type: undefined },
+    { type: 'order', user_id: 1 },
+    { ...order, data: { id: { id: 'A' } } },
+    { ...order, data: { id: 42 } },
+    { ...order, data: { id: '' } },
+    { ...order, data: { id: '[object Object]' } },
+    { ...order, data: { id: 'ORD00000000000000000000000001X' } },
+    { ...order, user_id: 'abc' },
+    { ...order, action: 'not an action' },
+  ];
+  for (const junk of junkBodies.map((b) => (typeof b === 'string' ? b : JSON.stringify(b)))) {
     assert.equal(simulatedNotification(junk, 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1'), null, junk);
   }
 });

@@ -1,0 +1,134 @@
+// issue 27 "Smaller" items of the relay, each against a real relay on a real port (SQLite log and fleet in a temp dir):
+// an oversized heartbeat is not a refused webhook in the metrics; one kiosk key can neither fill the seller's kiosk cap
+// nor overwrite another key's kiosk record; failed admin-key attempts are rate limited per source; /metrics asks for a
+// token unless configured open.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTempRelay, metricValue, type TempRelay } from '../../support/relay-harness.ts';
+import { buildRelay, type RelayOptions } from '../../../relay/app.ts';
+import type { FleetView } from '../../../relay/fleet.ts';
+import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
+
+const SECRET = 'security-27-secret-0123456789';
+const ADMIN = 'security-27-admin-key-0123456789';
+const KEY_A = 'kiosk-security-27-a-0123456789';
+const KEY_B = 'kiosk-security-27-b-0123456789';
+const SELLER = '7001';
+
+const relays: TempRelay[] = [];
+const servers: RedisServer[] = [];
+after(async () => {
+  for (const relay of relays) await relay.close();
+  for (const server of servers) await server.stop();
+});
+
+async function start(extra: Partial<RelayOptions> = {}): Promise<TempRelay> {
+  const relay = await startTempRelay('relay-security-27-', {
+    platformUrl: 'http://127.0.0.1:9',
+    webhookSecrets: [SECRET],
+    kioskKeys: [
+      { key: KEY_A, userId: SELLER, posIds: null },
+      { key: KEY_B, userId: SELLER, posIds: null },
+    ],
+    adminKey: ADMIN,
+    ...extra,
+  });
+  relays.push(relay);
+  return relay;
+}
+
+function heartbeat(kioskId: string, version = '1.0.0'): string {
+  return JSON.stringify({ kiosk_id: kioskId, pos_id: 'POS1', version, uptime_s: 5, connectivity: { platform: 'online', relay: 'live' }, outbox: { queued: 0, failed: 0 }, last_sale_at: null, last_error_code: null });
+}
+
+function postHeartbeat(url: string, key: string, body: string): Promise<Response> {
+  return fetch(`${url}/kiosks/heartbeat`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
+}
+
+async function metricsText(url: string): Promise<string> {
+  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  assert.equal(response.status, 200);
+  return response.text();
+}
+
+describe('issue 27: an oversized heartbeat is counted as a heartbeat, not as a refused webhook', () => {
+  test('a 1 MiB heartbeat is 413 under relay_heartbeats_total{result="too_large"}; a 1 MiB webhook still counts as a refused notification', async () => {
+    const relay = await start();
+    const huge = heartbeat('kiosk-0001').replace('"1.0.0"', `"${'x'.repeat(1024 * 1024)}"`);
+    const response = await postHeartbeat(relay.url, KEY_A, huge);
+    assert.equal(response.status, 413);
+    let text = await metricsText(relay.url);
+    assert.equal(metricValue(text, 'relay_notifications_rejected_total', 'reason="too_large"'), 0, 'not a refused webhook');
+    assert.equal(metricValue(text, 'relay_heartbeats_total', 'result="too_large"'), 1);
+    const webhook = await fetch(`${relay.url}/notifications/webhook?data.id=ORD01JQ4S4KY8HWQ6NA5PXB65B3D3&type=order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(1024 * 1024) });
+    assert.equal(webhook.status, 413);
+    text = await metricsText(relay.url);
+    assert.equal(metricValue(text, 'relay_notifications_rejected_total', 'reason="too_large"'), 1);
+    assert.equal(metricValue(text, 'relay_heartbeats_total', 'result="too_large"'), 1);
+  });
+});
+
+async function fleetView(url: string): Promise<FleetView> {
+  const response = await fetch(`${url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  assert.equal(response.status, 200);
+  return (await response.json()) as FleetView;
+}
+
+/**
+ * Key A makes up kiosk ids until its own cap (3 here) refuses it, while key B still records; key B's heartbeat with
+ * key A's kiosk id makes a record of its own and leaves A's as it was.
+ */
+async function oneKeyCannotTakeTheFleet(url: string): Promise<void> {
+  for (let i = 1; i <= 3; i += 1) assert.equal((await postHeartbeat(url, KEY_A, heartbeat(`kiosk-a-${i}`))).status, 200);
+  const refused = await postHeartbeat(url, KEY_A, heartbeat('kiosk-a-4'));
+  assert.equal(refused.status, 429);
+  assert.equal(((await refused.json()) as { error: string }).error, 'too_many_kiosks_for_key');
+  // An id it already has is still updated.
+  assert.equal((await postHeartbeat(url, KEY_A, heartbeat('kiosk-a-1', '1.0.1'))).status, 200);
+  // Another key of the seller is not crowded out (the seller cap is 5 here: A holds 3 of them).
+  assert.equal((await postHeartbeat(url, KEY_B, heartbeat('kiosk-b-1'))).status, 200);
+  // Key B reports with key A's kiosk id: its own record, A's untouched.
+  assert.equal((await postHeartbeat(url, KEY_B, heartbeat('kiosk-a-1', '6.6.6'))).status, 200);
+  const kiosks = (await fleetView(url)).sellers.find((s) => s.seller === SELLER)?.kiosks ?? [];
+  assert.deepEqual(kiosks.map((k) => `${k.kiosk_id}@${k.version}`).sort(), ['kiosk-a-1@1.0.1', 'kiosk-a-1@6.6.6', 'kiosk-a-2@1.0.0', 'kiosk-a-3@1.0.0', 'kiosk-b-1@1.0.0']);
+  // The seller cap still holds for everyone.
+  const full = await postHeartbeat(url, KEY_B, heartbeat('kiosk-b-2'));
+  assert.equal(full.status, 429);
+  assert.equal(((await full.json()) as { error: string }).error, 'too_many_kiosks');
+}
+
+describe('issue 27: one kiosk key can neither fill the fleet cap nor overwrite another key\'s kiosk', () => {
+  const caps = { fleet: { maxKiosksPerSeller: 5, maxKiosksPerKey: 3 } };
+  test('in the SQLite fleet', async () => {
+    const relay = await start(caps);
+    await oneKeyCannotTakeTheFleet(relay.url);
+  });
+
+  test('in the Redis fleet (a real redis-server)', { skip: REDIS_SKIP }, async () => {
+    const server = await startRedisServer();
+    servers.push(server);
+    const relay = await buildRelay({
+      platformUrl: 'http://127.0.0.1:9',
+      webhookSecrets: [SECRET],
+      kioskKeys: [
+        { key: KEY_A, userId: SELLER, posIds: null },
+        { key: KEY_B, userId: SELLER, posIds: null },
+      ],
+      adminKey: ADMIN,
+      redisUrl: server.url,
+      ...caps,
+    });
+    try {
+      await oneKeyCannotTakeTheFleet(await relay.listen(0));
+    } finally {
+      await relay.close();
+    }
+  });
+
+  test('with the default caps, one key stops at 20 kiosks, far below the seller\'s 500', async () => {
+    const relay = await start();
+    for (let i = 0; i < 20; i += 1) assert.equal((await postHeartbeat(relay.url, KEY_A, heartbeat(`kiosk-id-${String(i).padStart(4, '0')}`))).status, 200);
+    assert.equal((await postHeartbeat(relay.url, KEY_A, heartbeat('kiosk-id-0020'))).status, 429);
+    assert.equal((await postHeartbeat(relay.url, KEY_B, heartbeat('kiosk-id-0020'))).status, 200);
+  });
+});
