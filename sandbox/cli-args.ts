@@ -1,3 +1,5 @@
+import { isSandboxProfile, SANDBOX_PROFILES, type SandboxProfile } from './profile.ts';
+
 export interface SandboxArgs {
   port: number;
   host: string;
@@ -5,6 +7,8 @@ export interface SandboxArgs {
   /** Extra Host names the control API answers to (issue 12, sandbox/http/control-hosts.ts). */
   allowHosts: string[];
   training: boolean;
+  /** issue 26: `seed` (the default when absent) or `documented` (sandbox/profile.ts). */
+  profile?: SandboxProfile;
   help: boolean;
 }
 
@@ -17,6 +21,8 @@ export const SANDBOX_USAGE = `Usage: npm run sandbox -- --port N [--data FILE] [
                   a Host name the control API (/sandbox/...) also answers to, e.g. a container's service name;
                   repeatable (it always answers 127.0.0.1, localhost, [::1] and the --host address)
   --training      create a training seller at start and print its ids
+  --profile NAME  seed (default: the interface document's answers) or documented (the real platform's documented
+                  answers and notifications: ms signature ts, 32-character TEST order ids, alpha-3 countries, ...)
   --help          this text
 `;
 
@@ -63,6 +69,14 @@ export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs 
           return { ok: false, error: `--allow-host needs a host name or address without a port, got ${v ? JSON.stringify(v) : 'nothing'}` };
         }
         args.allowHosts.push(v);
+        break;
+      }
+      case '--profile': {
+        const v = value();
+        if (v === null || !isSandboxProfile(v)) {
+          return { ok: false, error: `--profile needs one of ${SANDBOX_PROFILES.join(', ')}, got ${v === null ? 'nothing' : JSON.stringify(v)}` };
+        }
+        args.profile = v;
         break;
       }
       case '--training':
