@@ -29,6 +29,11 @@ export class WebhookTimestamp {
   tsFor(nowMs: number): number {
     return Math.floor(nowMs / 1000) + this.#aheadSeconds;
   }
+
+  /** The same in milliseconds, for the documented profile's 13-digit `ts` (issue 26). */
+  tsMsFor(nowMs: number): number {
+    return nowMs + this.#aheadSeconds * 1000;
+  }
 }
 
 /** Why a skew is refused, or null: a whole number of seconds, at most a week either way. */
