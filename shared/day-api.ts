@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
 import type { Currency } from './money.ts';
-import type { OrderStatus } from './schemas/order.ts';
+import type { KioskOrderStatus } from './schemas/order.ts';
 
 // issue 17 "Close the day": the part of the KioskApi contract (./kiosk-api.ts spreads it into kioskInputs and
 // KioskOutputs) for people with their own PIN, shifts, the Z report and the CSV export. The screens come later on this
@@ -107,7 +107,8 @@ export interface ReportCurrencyBlock {
 export interface ReportOpenOrder {
   id: string;
   externalReference: string;
-  status: OrderStatus;
+  /** `created` (awaiting payment), `unconfirmed` (issue 26: a status the kiosk does not know), or a refund in progress. */
+  status: KioskOrderStatus;
   amount: string;
   currency: Currency;
   createdDate: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalString, managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
-import { ORDER_STATUSES, QR_MODES, type ORDER_STATUS_DETAILS } from './schemas/order.ts';
+import { ORDER_STATUSES, QR_MODES, type KioskOrderStatus } from './schemas/order.ts';
 import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
@@ -106,8 +106,12 @@ export interface KioskOrder {
   description: string | null;
   totalAmount: string;
   currency: string;
-  status: (typeof ORDER_STATUSES)[number];
-  statusDetail: (typeof ORDER_STATUS_DETAILS)[number];
+  /** The kiosk's status (shared/order-status.ts kioskStatusOf): `unconfirmed` when the platform's is one it does not know. */
+  status: KioskOrderStatus;
+  /** The platform's detail as it sent it: any text (issue 26: never a reason to refuse an answer, never what decides "paid"). */
+  statusDetail: string;
+  /** The platform's own status text while `status` is `unconfirmed` (issue 26), for the screen and support; else absent. */
+  platformStatus?: string;
   mode: (typeof QR_MODES)[number];
   qrData: string | null;
   posId: string;
@@ -197,9 +201,10 @@ export const REFUND_REQUEST_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
  * A listOrdersPage cursor (issue 14): `<created_date>|<order id>` of the last order of a page, the key of the store's
  * newest-first index. Opaque to the renderer, which only hands `next` back; checked strictly here, a real instant
  * written as the store writes it (a date that rolls over, like February 30, is refused), so the core never reads a
- * malformed bound.
+ * malformed bound. The id part is ORDER_ID_PATTERN's (ORD + 26, or ORDTST + 26 for TEST credentials: platform-facts
+ * "Identifiers and formats").
  */
-export const ORDER_CURSOR_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|(ORD[A-Za-z0-9]{26})$/;
+export const ORDER_CURSOR_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|(ORD(?:TST)?[A-Za-z0-9]{26})$/;
 const orderCursor = z
   .string()
   .regex(ORDER_CURSOR_PATTERN, 'not a cursor of listOrdersPage')

@@ -86,8 +86,11 @@ export function isSupportedCountry(code: string): code is CountryCode {
 export const LANGUAGES = ['es-AR', 'es-CL', 'es-UY', 'pt-BR', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** seed 2.5 / 7.4: ORD followed by 26 alphanumerics. */
-export const ORDER_ID_PATTERN = /^ORD[A-Za-z0-9]{26}$/;
+/**
+ * seed 2.5 / 7.4: ORD followed by 26 alphanumerics (29 characters); orders made with TEST credentials are ORDTST + 26
+ * (32 characters: platform-facts "Identifiers and formats", the official Node SDK's tests). Both are order ids.
+ */
+export const ORDER_ID_PATTERN = /^ORD(?:TST)?[A-Za-z0-9]{26}$/;
 
 /**
  * issue 17 "People": the kiosk's first manager (the manager PIN it always had) and the name the people migration

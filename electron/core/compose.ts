@@ -31,6 +31,7 @@ import { areaApis } from './api/area-apis.ts';
 import type { Connectivity, KioskEvent, SessionState } from '../../shared/kiosk-api.ts';
 import { COUNTRY_CURRENCY, isSupportedCountry } from '../../shared/schemas/common.ts';
 import type { Order } from '../../shared/schemas/order.ts';
+import { UNCONFIRMED } from '../../shared/order-status.ts';
 import { systemClock } from '../../node-common/time.ts';
 
 // issue 13 "compose is the only wiring": the kiosk core is built here, in small stages that partial stacks (the outbox
@@ -180,6 +181,8 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     // issue 14: ids from the open_orders table (kept by OrdersRepo.save), no order body read; only orders that can still change.
     awaiting: () => ordersRepo.nonFinalIds().filter((o) => o.status === 'created').map((o) => o.id),
     nonFinal: () => ordersRepo.nonFinalIds().map((o) => o.id),
+    // issue 26: an order the platform answered with a status the kiosk does not know is checked again at every tick.
+    unconfirmed: () => ordersRepo.nonFinalIds().filter((o) => o.status === UNCONFIRMED).map((o) => o.id),
     sellerId: () => session.userId,
     clock,
     random,

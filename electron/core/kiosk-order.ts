@@ -18,6 +18,7 @@ export function toKioskOrder(order: Order, pending: OutboxItem[]): KioskOrder {
     currency: order.currency,
     status: order.status,
     statusDetail: order.status_detail,
+    ...(order.platform_status !== undefined ? { platformStatus: order.platform_status } : {}),
     mode: order.config.qr.mode,
     qrData: order.type_response?.qr_data ?? null,
     posId: order.config.qr.external_pos_id,

@@ -3,7 +3,9 @@ import type { Order } from '../../shared/schemas/order.ts';
 /** What of an order state says how far along it is. */
 export type OrderProgress = Pick<Order, 'last_updated_date' | 'status' | 'transactions'>;
 
-const STATUS_RANK: Record<Order['status'], number> = { created: 0, processed: 1, canceled: 2, expired: 2, refunded: 3 };
+// `unconfirmed` (issue 26) is past `created` (the platform moved the order) and before any state the kiosk knows to be
+// further along: on the same instant, a known later state wins over it.
+const STATUS_RANK: Record<Order['status'], number> = { created: 0, unconfirmed: 0.5, processed: 1, canceled: 2, expired: 2, refunded: 3 };
 
 /**
  * The one rule for "is this answer of the platform newer than the one the kiosk has", used by the live tracker and by
@@ -18,7 +20,7 @@ const STATUS_RANK: Record<Order['status'], number> = { created: 0, processed: 1,
 export function isNewer(incoming: OrderProgress, stored: OrderProgress): boolean {
   const incomingAt = Date.parse(incoming.last_updated_date);
   const storedAt = Date.parse(stored.last_updated_date);
-  // An unreadable timestamp proves nothing (orderSchema makes this unreachable for parsed orders).
+  // An unreadable timestamp proves nothing (kioskOrderSchema makes this unreachable for parsed orders).
   if (Number.isNaN(incomingAt) || Number.isNaN(storedAt)) return false;
   if (incomingAt !== storedAt) return incomingAt > storedAt;
   const a = progress(incoming);

@@ -1,4 +1,5 @@
-import type { CreateOrderRequest, Order, RefundOrderRequest, RefundOrderResponse } from '../../shared/schemas/order.ts';
+import type { CreateOrderRequest, Order, RefundOrderRequest } from '../../shared/schemas/order.ts';
+import type { PlatformRefundResponse } from '../../shared/schemas/platform-order.ts';
 
 // The seams of the kiosk core (style guide 7): everything that reads time, randomness, the network or the keychain
 // takes it as one of these, so the same services run in Electron, in the web shell and in tests.
@@ -50,7 +51,7 @@ export interface OrdersPort {
   create(body: CreateOrderRequest, options: WriteOptions): Promise<Order>;
   get(id: string): Promise<Order>;
   cancel(id: string, options: WriteOptions): Promise<Order>;
-  refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<RefundOrderResponse>;
+  refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<PlatformRefundResponse>;
 }
 
 /**

@@ -10,7 +10,7 @@ export const timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\
 import { ORDER_ID_PATTERN } from '../kiosk-names.ts';
 
 export { COUNTRY_CURRENCY, ORDER_ID_PATTERN, isSupportedCountry } from '../kiosk-names.ts';
-export const orderId = z.string().regex(ORDER_ID_PATTERN, 'must be ORD followed by 26 alphanumeric characters');
+export const orderId = z.string().regex(ORDER_ID_PATTERN, 'must be ORD or ORDTST followed by 26 alphanumeric characters');
 
 export const currency = z.enum(['ARS', 'BRL', 'CLP', 'UYU']);
 

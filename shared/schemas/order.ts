@@ -15,6 +15,12 @@ export const QR_MODES = ['static', 'dynamic', 'hybrid'] as const;
 export const DISCOUNT_METHOD_TYPES = ['debit_card', 'credit_card', 'account_money', 'prepaid_card'] as const;
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/**
+ * The kiosk's own order statuses: the seed's five and `unconfirmed`, an order whose platform status the kiosk does not
+ * know (shared/order-status.ts kioskStatusOf, issue 26). The platform never sends `unconfirmed`; the reader makes it.
+ */
+export const KIOSK_ORDER_STATUSES = [...ORDER_STATUSES, 'unconfirmed'] as const;
+export type KioskOrderStatus = (typeof KIOSK_ORDER_STATUSES)[number];
 export type OrderStatusDetail = (typeof ORDER_STATUS_DETAILS)[number];
 export type QrMode = (typeof QR_MODES)[number];
 export type DiscountMethodType = (typeof DISCOUNT_METHOD_TYPES)[number];
@@ -114,7 +120,11 @@ const responseItemSchema = z.object({
   external_categories: z.array(z.object({ id: z.string() })).optional(),
 });
 
-/** seed 2.5: the order resource as GET /v1/orders/{id} returns it. Unknown fields are kept, not refused. */
+/**
+ * seed 2.5: the order resource as GET /v1/orders/{id} returns it, exactly as the seed writes it. Unknown fields are
+ * kept, not refused. The sandbox's conformance tests hold its answers to this; the kiosk reads the platform with the
+ * tolerant reader (./platform-order.ts), which accepts every documented variant, and stores that reader's `Order`.
+ */
 export const orderSchema = z.looseObject({
   id: orderId,
   user_id: z.string(),
@@ -150,7 +160,10 @@ export const orderSchema = z.looseObject({
     refunds: z.array(refundTransactionSchema).optional(),
   }),
 });
-export type Order = z.infer<typeof orderSchema>;
+/** An order as the seed writes it (the sandbox's answers in its default profile). */
+export type SeedOrder = z.infer<typeof orderSchema>;
+/** An order as the kiosk holds it: what the tolerant reader made of a platform answer (./platform-order.ts). */
+export type { Order } from './platform-order.ts';
 
 /** seed 4.6: the refund response. */
 export const refundOrderResponseSchema = z.looseObject({

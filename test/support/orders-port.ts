@@ -1,13 +1,7 @@
 import type { OrdersPort, WriteOptions } from '../../electron/core/ports.ts';
 import { PlatformNetworkError, platformErrorFrom } from '../../electron/core/platform/errors.ts';
-import {
-  orderSchema,
-  refundOrderResponseSchema,
-  type CreateOrderRequest,
-  type Order,
-  type RefundOrderRequest,
-  type RefundOrderResponse,
-} from '../../shared/schemas/order.ts';
+import type { CreateOrderRequest, Order, RefundOrderRequest } from '../../shared/schemas/order.ts';
+import { platformOrderSchema, platformRefundResponseSchema, type PlatformRefundResponse } from '../../shared/schemas/platform-order.ts';
 
 /**
  * A minimal OrdersPort over fetch for tests against the sandbox: one attempt per call (the outbox and recovery do the
@@ -27,17 +21,17 @@ export class FetchOrdersPort implements OrdersPort {
   ) {}
 
   async create(body: CreateOrderRequest, options: WriteOptions): Promise<Order> {
-    return orderSchema.parse(await this.#call('POST', '/v1/orders', body, options.idempotencyKey));
+    return platformOrderSchema.parse(await this.#call('POST', '/v1/orders', body, options.idempotencyKey));
   }
   async get(id: string): Promise<Order> {
     this.gets.push(id);
-    return orderSchema.parse(await this.#call('GET', `/v1/orders/${encodeURIComponent(id)}`));
+    return platformOrderSchema.parse(await this.#call('GET', `/v1/orders/${encodeURIComponent(id)}`));
   }
   async cancel(id: string, options: WriteOptions): Promise<Order> {
-    return orderSchema.parse(await this.#call('POST', `/v1/orders/${encodeURIComponent(id)}/cancel`, undefined, options.idempotencyKey));
+    return platformOrderSchema.parse(await this.#call('POST', `/v1/orders/${encodeURIComponent(id)}/cancel`, undefined, options.idempotencyKey));
   }
-  async refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<RefundOrderResponse> {
-    return refundOrderResponseSchema.parse(await this.#call('POST', `/v1/orders/${encodeURIComponent(id)}/refund`, body, options.idempotencyKey));
+  async refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<PlatformRefundResponse> {
+    return platformRefundResponseSchema.parse(await this.#call('POST', `/v1/orders/${encodeURIComponent(id)}/refund`, body, options.idempotencyKey));
   }
 
   async #call(method: string, path: string, body?: unknown, key?: string): Promise<unknown> {

@@ -25,6 +25,11 @@ export interface LiveStatusOptions {
   /** Ids of the stored orders that are not final: what a `reset` and the startup reconcile. */
   nonFinal: () => string[];
   /**
+   * Ids of the stored orders whose platform status the kiosk does not know (`unconfirmed`, issue 26): GET at every
+   * poll tick whether or not the relay is live, since no push is promised for a state the kiosk cannot name. Default none.
+   */
+  unconfirmed?: () => string[];
+  /**
    * The seller this kiosk's token speaks for (the session's user_id); null while unknown. A platform answer about an
    * order of another seller is never stored or shown (issue 12).
    */
@@ -89,7 +94,7 @@ export class LiveStatus {
     this.poller = new OrderPoller({
       orders: { get: (id) => this.#get(id) },
       awaiting: options.awaiting,
-      recheck: () => [...this.#recheck],
+      recheck: () => [...this.#recheck, ...(options.unconfirmed?.() ?? [])],
       relayLive: () => this.#subscriber?.status === 'live',
       onOrder: (order, source) => void this.tracker.apply({ order, source }),
       clock: options.clock,

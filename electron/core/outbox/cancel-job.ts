@@ -1,7 +1,7 @@
 import type { JobKind } from './job-kind.ts';
 import { classifySendError, type SendOutcome } from './send-outcome.ts';
 import { PlatformError } from '../platform/errors.ts';
-import { orderSchema } from '../../../shared/schemas/order.ts';
+import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 
 /**
  * What a failed cancel means. issue 15 "False alarms": two refusals are routine, not a job for a manager, so the cancel
@@ -23,7 +23,7 @@ export const cancelJob: JobKind<'cancel'> = {
   send: (job, orders) => orders.cancel(job.orderId as string, { idempotencyKey: job.key }),
   classify: classifyCancelError,
   orderAfter: (_job, result) => {
-    const parsed = orderSchema.safeParse(result);
+    const parsed = kioskOrderSchema.safeParse(result);
     return parsed.success ? parsed.data : null;
   },
 };

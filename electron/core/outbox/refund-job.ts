@@ -1,6 +1,7 @@
 import type { JobKind } from './job-kind.ts';
 import { classifySendError } from './send-outcome.ts';
-import { orderSchema, type Order, type RefundOrderResponse } from '../../../shared/schemas/order.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+import { kioskOrderSchema, type PlatformRefundResponse } from '../../../shared/schemas/platform-order.ts';
 import { formatAmount, parseAmount } from '../../../shared/money.ts';
 
 /**
@@ -12,7 +13,7 @@ export const refundJob: JobKind<'refund'> = {
   classify: classifySendError,
   orderAfter: (_job, result, stored) => {
     const order = stored();
-    return order ? mergeRefundResponse(order, result as RefundOrderResponse) : null;
+    return order ? mergeRefundResponse(order, result as PlatformRefundResponse) : null;
   },
 };
 
@@ -22,7 +23,7 @@ export const refundJob: JobKind<'refund'> = {
  * the two do not add up (the stored order was stale), so the caller GETs instead. last_updated_date is kept: the
  * response carries none, and the next webhook or GET brings it.
  */
-export function mergeRefundResponse(order: Order, response: RefundOrderResponse): Order | null {
+export function mergeRefundResponse(order: Order, response: PlatformRefundResponse): Order | null {
   if (!response || response.id !== order.id || !Array.isArray(response.transactions?.refunds)) return null;
   const currency = order.currency;
   const payment = order.transactions.payments[0];
@@ -62,5 +63,5 @@ export function mergeRefundResponse(order: Order, response: RefundOrderResponse)
       refunds,
     },
   };
-  return orderSchema.safeParse(merged).success ? merged : null;
+  return kioskOrderSchema.safeParse(merged).success ? merged : null;
 }

@@ -1,4 +1,5 @@
-import { orderSchema, refundOrderResponseSchema, type CreateOrderRequest, type Order, type RefundOrderRequest, type RefundOrderResponse } from '../../../shared/schemas/order.ts';
+import type { CreateOrderRequest, Order, RefundOrderRequest } from '../../../shared/schemas/order.ts';
+import { platformOrderSchema, platformRefundResponseSchema, type PlatformRefundResponse } from '../../../shared/schemas/platform-order.ts';
 import type { OrdersPort, WriteOptions } from '../ports.ts';
 import type { PlatformHttp } from './http.ts';
 
@@ -8,7 +9,8 @@ export interface TokenProvider {
 }
 
 /**
- * The Orders API (seed 4.3–4.6) over PlatformHttp and the session. Every answer is parsed with the shared schemas.
+ * The Orders API (seed 4.3–4.6) over PlatformHttp and the session. Every answer is read with the tolerant reader
+ * (shared/schemas/platform-order.ts, issue 26): every documented variant is accepted, an unknown status is `unconfirmed`.
  * Writes carry the caller's idempotency key, chosen and stored before the first send; the very same key goes out on
  * every retry (network errors, 429, 5xx in PlatformHttp) and on the one retry after a 401 (style guide 9), so a lost
  * response can never make a second order, cancel or refund. Rejects with PlatformError subclasses (seed 7.3–7.6,
@@ -23,25 +25,25 @@ export class OrdersClient implements OrdersPort {
   /** seed 4.3: POST /v1/orders → the order in status created. */
   async create(body: CreateOrderRequest, options: WriteOptions): Promise<Order> {
     const idempotencyKey = requireKey(options);
-    return this.session.withToken((token) => this.http.request('POST', '/v1/orders', { body, token, idempotencyKey, schema: orderSchema }));
+    return this.session.withToken((token) => this.http.request('POST', '/v1/orders', { body, token, idempotencyKey, schema: platformOrderSchema }));
   }
 
   /** seed 4.4: GET /v1/orders/{id}; reads carry no idempotency key. */
   async get(id: string): Promise<Order> {
-    return this.session.withToken((token) => this.http.request('GET', orderPath(id), { token, schema: orderSchema }));
+    return this.session.withToken((token) => this.http.request('GET', orderPath(id), { token, schema: platformOrderSchema }));
   }
 
   /** seed 4.5: POST /v1/orders/{id}/cancel, no body → the order, canceled. */
   async cancel(id: string, options: WriteOptions): Promise<Order> {
     const idempotencyKey = requireKey(options);
-    return this.session.withToken((token) => this.http.request('POST', `${orderPath(id)}/cancel`, { token, idempotencyKey, schema: orderSchema }));
+    return this.session.withToken((token) => this.http.request('POST', `${orderPath(id)}/cancel`, { token, idempotencyKey, schema: platformOrderSchema }));
   }
 
   /** seed 4.6: no body for a full refund; `{transactions:[{id, amount}]}` for a partial one. */
-  async refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<RefundOrderResponse> {
+  async refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<PlatformRefundResponse> {
     const idempotencyKey = requireKey(options);
     return this.session.withToken((token) =>
-      this.http.request('POST', `${orderPath(id)}/refund`, { ...(body !== undefined ? { body } : {}), token, idempotencyKey, schema: refundOrderResponseSchema }),
+      this.http.request('POST', `${orderPath(id)}/refund`, { ...(body !== undefined ? { body } : {}), token, idempotencyKey, schema: platformRefundResponseSchema }),
     );
   }
 }

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
 import type { StoredOrder } from './orders-repo.ts';
-import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 import { parseAmount } from '../../../shared/money.ts';
 
 /**
@@ -50,7 +51,7 @@ function toStored(row: OrderRow): StoredOrder {
   } catch {
     throw new DamagedRowError('orders', row.id, 'body is not JSON');
   }
-  const parsed = orderSchema.safeParse(body);
+  const parsed = kioskOrderSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new DamagedRowError('orders', row.id, `body: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());

@@ -5,7 +5,8 @@ import { DamagedRowError, readRow } from './order-rows.ts';
 import { filteredListSql, filteredSearchSql, newestFirst, type OrderFilter, type OrderKey } from './order-filters.ts';
 import type { Clock } from '../ports.ts';
 import { systemClock } from '../../../node-common/time.ts';
-import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
 
 export { DamagedRowError };
@@ -173,10 +174,10 @@ export class OrdersRepo {
 
   /**
    * Stores `order` as the latest known state, whatever was stored before (the caller decided it is newer; see
-   * saveIfNewer). Throws KioskStoreError when the order does not pass the shared Order schema.
+   * saveIfNewer). Throws KioskStoreError when the order is not in the kiosk's form (kioskOrderSchema).
    */
   save(order: Order): void {
-    const parsed = orderSchema.safeParse(order);
+    const parsed = kioskOrderSchema.safeParse(order);
     if (!parsed.success) {
       throw new KioskStoreError(`refusing to store order ${String((order as { id?: unknown }).id)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     }
