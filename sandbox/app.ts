@@ -261,7 +261,7 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits,
       setTimeout(done, fault.delay_ms ?? 1000);
     } else if (fault.kind === 'error_before') {
       // A hook that replies does not call done: the reply ends the request here.
-      sendFaultError(reply, path, fault.status ?? 500);
+      sendFaultError(reply, path, fault.status ?? 500, fault.code);
     } else if (fault.kind === 'rate_limit') {
       reply.header('retry-after', String(fault.retry_after_seconds ?? 1));
       sendFaultError(reply, path, 429);
@@ -332,7 +332,11 @@ function pathOf(url: string): string {
  * forced 5xx says internal_error), tokenization's codes of seed 7.2, the older APIs' body for legacy payments and Stores
  * and POS (platform-facts "Error bodies"), else the Orders API's (seed 7.3: generic).
  */
-function sendFaultError(reply: FastifyReply, path: string, status: number): FastifyReply {
+function sendFaultError(reply: FastifyReply, path: string, status: number, faultCode?: string): FastifyReply {
+  if (faultCode !== undefined && !path.startsWith('/oauth/') && !path.startsWith('/platforms/') && !PLATFORM_BODY_PATHS.test(path)) {
+    // issue 26: a fault with a code answers it in the Orders API's body (platform-facts "Error bodies").
+    return reply.code(status).send({ errors: [{ code: faultCode, message: `Injected fault: ${faultCode}.`, details: ['injected fault'] }] });
+  }
   if (path === '/oauth/token') {
     return reply.code(status).send(status === 429 ? oauthErrorBody('local_rate_limited') : { error: 'internal_error', message: 'Injected fault.', status, cause: [] });
   }

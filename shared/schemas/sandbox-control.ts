@@ -59,5 +59,8 @@ export const faultRequestSchema = z.strictObject({
   status: z.number().int().min(400).max(599).optional(),
   delay_ms: z.number().int().min(0).max(60_000).optional(),
   retry_after_seconds: z.number().int().min(0).max(3600).optional(),
+  // issue 26: error_before answers with this error code (in the route family's body shape) instead of a generic one,
+  // so a test can play a documented refusal (401 user_not_authorized, 409 order_already_refunded...) back to a client.
+  code: z.string().regex(/^[a-z][a-z0-9_]*$/).max(64).optional(),
 });
 export type FaultRequest = z.infer<typeof faultRequestSchema>;
