@@ -73,6 +73,11 @@ export interface Connectivity {
    * it is live, has not failed, or no relay is configured. The settings screen words it (./relay-problems.ts).
    */
   relayProblem: RelayProblemCode | null;
+  /**
+   * issue 26 "An authentication refusal": true while the outbox is stopped because the platform refused the kiosk's
+   * credentials (401 / user_not_authorized) on a refund or cancel; it sends again after a new sign-in. Absent: false.
+   */
+  outboxStopped?: boolean;
 }
 
 /** `dropped`: a manager gave it up; it leaves the list but the drop call answers with it. */

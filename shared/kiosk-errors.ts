@@ -119,9 +119,26 @@ export type KioskErrorCode = KioskOwnErrorCode | PlatformErrorCode;
  */
 export const RENAMED_KIOSK_CODES: Readonly<Record<string, KioskOwnErrorCode>> = { internal_error: 'unreadable_answer', offline: 'network_error' };
 
-/** A recorded code under its current name (RENAMED_KIOSK_CODES); any other code as it is. */
+/**
+ * issue 26 "Refunds as documented": platform refund codes that an earlier reading invented (`order_not_refundable`,
+ * `refund_window_expired`; the seed profile of the sandbox still answers them, and stored rows may hold them) or that
+ * older pages name (`invalid_order_status`), read as the documented code for the same condition (platform-facts
+ * "Error bodies"), so the cashier sees one message per condition and the outbox decides by one code.
+ */
+export const DOCUMENTED_REFUND_CODES: Readonly<Record<string, OrderErrorCode>> = {
+  order_not_refundable: 'cannot_refund_order',
+  refund_window_expired: 'in_store_payment_refund_order',
+  invalid_order_status: 'cannot_refund_order',
+};
+
+/** A platform refund code as the documented one (DOCUMENTED_REFUND_CODES); any other code as it is. */
+export function documentedCode(code: string): string {
+  return Object.hasOwn(DOCUMENTED_REFUND_CODES, code) ? (DOCUMENTED_REFUND_CODES[code] as string) : code;
+}
+
+/** A recorded code under its current name (RENAMED_KIOSK_CODES, DOCUMENTED_REFUND_CODES); any other code as it is. */
 export function currentCode(code: string): string {
-  return Object.hasOwn(RENAMED_KIOSK_CODES, code) ? (RENAMED_KIOSK_CODES[code] as string) : code;
+  return Object.hasOwn(RENAMED_KIOSK_CODES, code) ? (RENAMED_KIOSK_CODES[code] as string) : documentedCode(code);
 }
 
 export function isKioskOwnCode(code: string): code is KioskOwnErrorCode {

@@ -134,7 +134,14 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
   let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null, relayProblem: null };
   const setConnectivity = (change: Partial<Connectivity>) => {
     const next = { ...connectivity, ...change };
-    if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt && next.relayProblem === connectivity.relayProblem) return;
+    if (
+      next.platform === connectivity.platform &&
+      next.relay === connectivity.relay &&
+      next.lastContactAt === connectivity.lastContactAt &&
+      next.relayProblem === connectivity.relayProblem &&
+      next.outboxStopped === connectivity.outboxStopped
+    )
+      return;
     const cameBack = connectivity.platform === 'offline' && next.platform === 'online';
     connectivity = next;
     emit({ type: 'connectivity.changed', connectivity });
@@ -171,6 +178,13 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     // issue 14: offline, the outbox probes with one item a tick instead of retrying every waiting refund; the probe's
     // success brings the platform back (observe), and that kicks the whole queue.
     offline: () => connectivity.platform === 'offline',
+    // issue 26: a Brazilian seller gets no partial refund (shared/refund-policy.ts); an authentication refusal stops the
+    // outbox, which the status line says until a new sign-in resumes it (session listener below).
+    countryCode: () => settings().countryCode,
+    onStopped: (stopped) => setConnectivity({ outboxStopped: stopped }),
+  });
+  session.onStateChange((state) => {
+    if (state === 'connected' && outbox.stoppedForSignIn) void outbox.resumeAfterSignIn();
   });
   const live = new LiveStatus({
     relay: activeRelay,

@@ -118,7 +118,8 @@ export async function sendCreate(ops: OperationsRepo, orders: OrdersPort, repo: 
     if (error instanceof UnreadableAnswerError && error.status >= 200 && error.status < 300) return unreadableCreate(ops, orders, repo, sending, error);
     const outcome = classifySendError(error);
     if (outcome.kind === 'failed') ops.markFailed(sending.id, outcome.error, outcome.certainlyNotApplied ? null : sending.uncertainSince);
-    else ops.markQueued(sending.id, outcome.error, null, outcome.certainlyNotApplied ? before : sending.uncertainSince);
+    // An authentication refusal (issue 26 'stop') applied nothing: the create waits as it did before this attempt.
+    else ops.markQueued(sending.id, outcome.error, null, outcome.kind === 'stop' || outcome.certainlyNotApplied ? before : sending.uncertainSince);
     throw error;
   }
   // The order first: if the process dies between the two, the create is re-sent and replays the same order. A replay

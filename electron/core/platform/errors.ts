@@ -1,7 +1,7 @@
 import { shouldRetry } from '../../../node-common/retry.ts';
 import { parsePlatformError } from '../../../shared/errors.ts';
 import type { KioskError, KioskErrorCode } from '../../../shared/kiosk-api.ts';
-import { parseErrorCode } from '../../../shared/kiosk-errors.ts';
+import { documentedCode, parseErrorCode } from '../../../shared/kiosk-errors.ts';
 
 /**
  * Typed errors for every platform answer that is not a success (style guide 6): the code of seed 7 / platform-facts,
@@ -114,7 +114,8 @@ export class AuthorizationError extends PlatformError {
  */
 export function platformErrorFrom(status: number, body: unknown, retryAfterSeconds?: number): PlatformError {
   const parsed = parsePlatformError(status, body);
-  const { code, rawCode } = parseErrorCode(parsed.code);
+  // issue 26: an invented or older refund code is read as the documented one (kiosk-errors DOCUMENTED_REFUND_CODES).
+  const { code, rawCode } = parseErrorCode(documentedCode(parsed.code));
   const error = new PlatformError(status, code, parsed.message, parsed.details, rawCode);
   if (retryAfterSeconds !== undefined) Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterSeconds, enumerable: true });
   return error;
