@@ -23,6 +23,7 @@ import { closeBoundServer, listeningUrl, onServer } from '../node-common/listen.
 import { systemClock, type Clock, type Random } from '../node-common/time.ts';
 import { IPN_TOPICS, type IpnTopic } from '../shared/schemas/notification.ts';
 import type { RelayIpnData, RelayWebhookData } from '../shared/schemas/relay-event.ts';
+import { MAX_RELAY_EVENT_BYTES, relayEventBytes } from '../shared/relay-event-size.ts';
 
 export interface RelayOptions {
   /** Base URL of the platform (or the sandbox), for IPN lookups (seed 4.7) and order confirmations (seed 4.4). */
@@ -202,6 +203,9 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     });
     if (!signed.ok) return refuse(reply, signed.reason);
     const raw = typeof request.body === 'string' ? request.body : '';
+    // issue 27 item 5: refused before any confirming GET. The stored data is the body re-serialised plus the relay's
+    // few fields, so it is checked again below, once it is built.
+    if (relayEventBytes(raw) > MAX_RELAY_EVENT_BYTES) return refuse(reply, 'event_too_large');
     const read = readWebhookBody(raw, dataId);
     if (!read.ok) {
       // issue 26: the dashboard's "Simulate notification" is signed over the Data ID the seller typed while its body
@@ -276,6 +280,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   }
 
   async function appendAndAnswer(input: AppendInput, reply: FastifyReply) {
+    // issue 27 item 5: an event the kiosk could not take is never stored (a kiosk would have to skip it).
+    if (relayEventBytes(input.payload) > MAX_RELAY_EVENT_BYTES) return refuse(reply, 'event_too_large');
     let result;
     try {
       result = await log.append(input);
@@ -366,6 +372,12 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       reject('ipn_unroutable');
       return;
     }
+    const payload = JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() } satisfies RelayIpnData);
+    // issue 27 item 5: the IPN was acknowledged already; a resource too large for a kiosk is counted, not stored.
+    if (relayEventBytes(payload) > MAX_RELAY_EVENT_BYTES) {
+      reject('event_too_large');
+      return;
+    }
     const result = await log.append({
       // The same resource state fetched twice is one event; a changed resource is a new one.
       requestId: `ipn:${topic}:${id}:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`,
@@ -374,7 +386,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       posId: null,
       type: `ipn.${topic}`,
       receivedAt,
-      payload: JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() } satisfies RelayIpnData),
+      payload,
     });
     if (result.kind === 'appended') metrics.inc('relay_events_appended_total');
     else metrics.inc('relay_duplicates_total', { reason: 'ipn_same_state' });
