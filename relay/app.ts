@@ -13,6 +13,7 @@ import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
 import { registerFleet } from './fleet.ts';
+import { NotificationHealthTracker, registerNotificationHealth, signatureTsMs } from './notification-health.ts';
 import { RedisFleetStore, SqliteFleetStore, type FleetStore } from './fleet-store.ts';
 import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
@@ -156,6 +157,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   const lookups = new Set<Promise<void>>();
   let closing = false;
   const shutdown = new AbortController();
+  // issue 27 item 1: what the relay knows about the platform's notifications, for the kiosks and the fleet page.
+  const notificationHealth = new NotificationHealthTracker(clock);
 
   const app = Fastify({
     logger: false,
@@ -188,17 +191,24 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     const requestId = single(request.headers['x-request-id']);
     // platform-facts "Webhooks": the signature authenticates data.id of the query, x-request-id and ts, and which
     // application sent it (each signs with its own secret). Nothing else in the request is authenticated.
+    const signatureHeader = single(request.headers['x-signature']);
     const signed = signingApplication(applications, {
-      header: single(request.headers['x-signature']),
+      header: signatureHeader,
       requestId,
       dataId,
       nowMs: clock.now(),
       toleranceSeconds: options.toleranceSeconds ?? 300,
     });
-    if (!signed.ok) return refuse(reply, signed.reason);
+    if (!signed.ok) {
+      notificationHealth.refused(signed.reason, signatureTsMs(signatureHeader));
+      return refuse(reply, signed.reason);
+    }
     const raw = typeof request.body === 'string' ? request.body : '';
     const read = readWebhookBody(raw, dataId);
-    if (!read.ok) return refuse(reply, read.code);
+    if (!read.ok) {
+      notificationHealth.refused(read.code, signed.tsMs);
+      return refuse(reply, read.code);
+    }
     const notice = read.notice;
     // issue 12: a secret speaks only for its own application's sellers. user_id is unsigned, so this bounds what a
     // secret can claim rather than proving it: the kiosk (and the relay, with a token) still confirm by GET.
@@ -206,6 +216,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       return refuse(reply, 'application_mismatch');
     }
     if (!signed.application.sellers.includes(notice.userId)) return refuse(reply, 'seller_not_in_application');
+    notificationHealth.accepted(notice.userId, signed.tsMs);
 
     // Ordering and de-duplication use signed fields only (issue 12): x-request-id, in the log. data.version is unsigned
     // and stays in the payload as a hint. Nor does the relay drop an event for an older signed ts: a ts up to the
@@ -395,9 +406,11 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     kioskScope: (request) => kioskScope(request, keys),
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
+    notifications: { tracker: notificationHealth, since: clock.now() },
     ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),
   });
   metrics.addCollector(() => fleet.metricsText());
+  registerNotificationHealth(app, { tracker: notificationHealth, kioskScope: (request) => kioskScope(request, keys), adminKey: options.adminKey });
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
