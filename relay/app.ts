@@ -13,6 +13,7 @@ import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
 import { registerFleet } from './fleet.ts';
+import { NotificationHealthTracker, registerNotificationHealth, signatureTsMs } from './notification-health.ts';
 import { RedisFleetStore, SqliteFleetStore, type FleetStore } from './fleet-store.ts';
 import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
@@ -162,6 +163,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   const lookups = new Set<Promise<void>>();
   let closing = false;
   const shutdown = new AbortController();
+  // issue 27 item 1: what the relay knows about the platform's notifications, for the kiosks and the fleet page.
+  const notificationHealth = new NotificationHealthTracker(clock);
 
   const app = Fastify({
     logger: false,
@@ -194,14 +197,18 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     const requestId = single(request.headers['x-request-id']);
     // platform-facts "Webhooks": the signature authenticates data.id of the query, x-request-id and ts, and which
     // application sent it (each signs with its own secret). Nothing else in the request is authenticated.
+    const signatureHeader = single(request.headers['x-signature']);
     const signed = signingApplication(applications, {
-      header: single(request.headers['x-signature']),
+      header: signatureHeader,
       requestId,
       dataId,
       nowMs: clock.now(),
       toleranceSeconds: options.toleranceSeconds ?? 300,
     });
-    if (!signed.ok) return refuse(reply, signed.reason);
+    if (!signed.ok) {
+      notificationHealth.refused(signed.reason, signatureTsMs(signatureHeader));
+      return refuse(reply, signed.reason);
+    }
     const raw = typeof request.body === 'string' ? request.body : '';
     // issue 27 item 5: refused before any confirming GET. The stored data is the body re-serialised plus the relay's
     // few fields, so it is checked again below, once it is built.
@@ -212,6 +219,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       // names another id (webhook-body.ts simulatedNotification says how it is recognised and why it forges nothing).
       const simulated = read.code === 'body_mismatch' || read.code === 'invalid_data_id' ? simulatedNotification(raw, dataId) : null;
       if (simulated !== null) return acknowledgeTest(signed.application.id, simulated, reply);
+      notificationHealth.refused(read.code, signed.tsMs);
       return refuse(reply, read.code);
     }
     const notice = read.notice;
@@ -221,6 +229,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       return refuse(reply, 'application_mismatch');
     }
     if (!signed.application.sellers.includes(notice.userId)) return refuse(reply, 'seller_not_in_application');
+    notificationHealth.accepted(notice.userId, signed.tsMs);
 
     // Ordering and de-duplication use signed fields only (issue 12): x-request-id, in the log. data.version is unsigned
     // and stays in the payload as a hint. Nor does the relay drop an event for an older signed ts: a ts up to the
@@ -437,11 +446,13 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     kioskScope: (request) => kioskScope(request, keys),
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
+    notifications: { tracker: notificationHealth, since: clock.now() },
     ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),
     ...(options.fleet?.maxKiosksPerSeller !== undefined ? { maxKiosksPerSeller: options.fleet.maxKiosksPerSeller } : {}),
     ...(options.fleet?.maxKiosksPerKey !== undefined ? { maxKiosksPerKey: options.fleet.maxKiosksPerKey } : {}),
   });
   metrics.addCollector(() => fleet.metricsText());
+  registerNotificationHealth(app, { tracker: notificationHealth, kioskScope: (request) => kioskScope(request, keys), adminKey: options.adminKey });
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {

@@ -5,6 +5,8 @@ import type { RelayMetrics } from './metrics.ts';
 import { TEST_NOTIFICATIONS_KEPT, kioskKeyId, type FleetStore, type KioskBeat, type TestNotification } from './fleet-store.ts';
 import { FLEET_PAGE_CSP, renderFleetPage } from './fleet-page.ts';
 import type { Clock } from '../node-common/time.ts';
+import type { NotificationHealthTracker } from './notification-health.ts';
+import type { NotificationHealth } from '../shared/push-health.ts';
 import { HEARTBEAT_MAX_BYTES, heartbeatSchema, type Heartbeat } from '../shared/schemas/heartbeat.ts';
 
 // issue 18 "Heartbeat" and "Fleet page on the relay": kiosks report with their kiosk key; an operator reads the fleet
@@ -29,13 +31,23 @@ export interface FleetOptions {
    * while the old record waits out the retention), so one key cannot fill the seller's cap.
    */
   maxKiosksPerKey?: number;
+  /**
+   * issue 27 item 1: the platform's notifications as the relay saw them since `since` (when it started): the page names a
+   * refusal, and flags a kiosk whose last sale was paid with no notification of its seller accepted after it.
+   */
+  notifications?: { tracker: NotificationHealthTracker; since: number };
 }
 
 export interface FleetKiosk extends Heartbeat {
   last_heartbeat_at: string;
   seconds_since_heartbeat: number;
-  /** `silent`: no heartbeat for more than silent_after_s; `outbox_failed`: the outbox holds refused items. */
-  flags: Array<'silent' | 'outbox_failed'>;
+  /**
+   * `silent`: no heartbeat for more than silent_after_s; `outbox_failed`: the outbox holds refused items;
+   * `no_notifications` (issue 27): a sale was paid NO_NOTIFICATION_GRACE_MS or more ago and no notification of the
+   * seller was accepted since; no_notifications_min then says for how long.
+   */
+  flags: Array<'silent' | 'outbox_failed' | 'no_notifications'>;
+  no_notifications_min?: number;
 }
 
 /** GET /fleet: every kiosk heard from within the retention, grouped by seller (sellers and kiosks in id order). */
@@ -46,6 +58,8 @@ export interface FleetView {
   sellers: Array<{ seller: string; kiosks: FleetKiosk[] }>;
   /** issue 26: the dashboard's "Simulate notification"s the relay acknowledged, newest first (at most 20). */
   test_notifications: TestNotification[];
+  /** issue 27: the relay's report on the platform's notifications (relay/notification-health.ts); null when not kept. */
+  notifications: NotificationHealth | null;
 }
 
 export interface Fleet {
@@ -58,6 +72,11 @@ export interface Fleet {
 }
 
 const DAY = 24 * 3600 * 1000;
+/**
+ * issue 27: how long after a sale's creation its payment's notification may still be on its way before the page flags
+ * the kiosk (the platform answers a failed delivery with retries, but the first attempt comes within seconds).
+ */
+export const NO_NOTIFICATION_GRACE_MS = 2 * 60 * 1000;
 
 export function registerFleet(app: FastifyInstance, options: FleetOptions): Fleet {
   const { store, clock, metrics } = options;
@@ -130,7 +149,7 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
     const sellers = new Map<string, FleetKiosk[]>();
     for (const beat of beats) {
       const list = sellers.get(beat.seller) ?? [];
-      list.push(fleetKiosk(beat, now, silentAfterMs));
+      list.push(withNotificationFlag(fleetKiosk(beat, now, silentAfterMs), beat.seller, now, options.notifications));
       sellers.set(beat.seller, list);
     }
     return {
@@ -139,6 +158,7 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
       kiosks: beats.length,
       sellers: [...sellers].map(([seller, kiosks]) => ({ seller, kiosks })),
       test_notifications: tests,
+      notifications: options.notifications?.tracker.report(null) ?? null,
     };
   };
 
@@ -196,6 +216,19 @@ function fleetKiosk(beat: KioskBeat, now: number, silentAfterMs: number): FleetK
   if (age > silentAfterMs) flags.push('silent');
   if (beat.heartbeat.outbox.failed > 0) flags.push('outbox_failed');
   return { ...beat.heartbeat, last_heartbeat_at: new Date(beat.receivedAt).toISOString(), seconds_since_heartbeat: Math.floor(age / 1000), flags };
+}
+
+/**
+ * issue 27: flags the kiosk whose newest sale (created at last_sale_at, after the relay started, long enough ago) has
+ * no notification of its seller accepted after it: its payment's notification never made it through.
+ */
+function withNotificationFlag(kiosk: FleetKiosk, seller: string, now: number, notifications: FleetOptions['notifications']): FleetKiosk {
+  const saleAt = kiosk.last_sale_at === null ? NaN : Date.parse(kiosk.last_sale_at);
+  if (!notifications || Number.isNaN(saleAt) || saleAt < notifications.since || now - saleAt < NO_NOTIFICATION_GRACE_MS) return kiosk;
+  const acceptedAt = notifications.tracker.sellerAcceptedAt(seller);
+  if (acceptedAt !== null && acceptedAt >= saleAt) return kiosk;
+  const quietSince = acceptedAt ?? notifications.since;
+  return { ...kiosk, flags: [...kiosk.flags, 'no_notifications'], no_notifications_min: Math.max(1, Math.floor((now - quietSince) / 60_000)) };
 }
 
 /** Prometheus text of one gauge; label values are seller digits and schema-restricted ids, so none needs escaping. */
