@@ -13,7 +13,7 @@ import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
 import { registerFleet } from './fleet.ts';
-import { RedisFleetStore, SqliteFleetStore, type FleetStore } from './fleet-store.ts';
+import { RedisFleetStore, SqliteFleetStore, kioskKeyId, type FleetStore } from './fleet-store.ts';
 import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
 import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../node-common/retry.ts';
@@ -143,6 +143,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   }
   const metrics = new RelayMetrics();
   let keys = new Map(options.kioskKeys.map((k) => [k.key, k]));
+  // issue 27: the fleet's record owners, as kiosk key ids (a record of a key no longer here may be taken over).
+  let keyIds = new Set(options.kioskKeys.map((k) => kioskKeyId(k.key)));
   const streamOptions: StreamOptions = {
     heartbeatMs: 15_000,
     retryMs: 3_000,
@@ -423,6 +425,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     clock,
     metrics,
     kioskScope: (request) => kioskScope(request, keys),
+    isLiveKey: (keyId) => keyIds.has(keyId),
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
     ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),
@@ -475,6 +478,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     setKioskKeys(kioskKeys) {
       applications = resolveApplications(options.applications ?? [], options.webhookSecrets ?? [], kioskKeys);
       keys = new Map(kioskKeys.map((k) => [k.key, k]));
+      keyIds = new Set(kioskKeys.map((k) => kioskKeyId(k.key)));
       for (const stream of streams) {
         const now = keys.get(stream.scope.key);
         if (!now || !sameScope(now, stream.scope)) stream.close('revoked');

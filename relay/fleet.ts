@@ -16,6 +16,8 @@ export interface FleetOptions {
   metrics: RelayMetrics;
   /** The scope of the request's kiosk key (Authorization: Bearer), with the keys as they are now; null for none. */
   kioskScope: (request: FastifyRequest) => KioskScope | null;
+  /** issue 27: whether a kiosk key id (kioskKeyId) is one of the keys configured now. */
+  isLiveKey: (keyId: string) => boolean;
   /** The admin key for GET /fleet and /fleet.html; without one both are refused (403). */
   adminKey?: string | undefined;
   /** A kiosk is flagged silent after this long without a heartbeat (issue 18: 5 minutes). */
@@ -94,12 +96,13 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
     }
     let result: Awaited<ReturnType<FleetStore['record']>>;
     try {
-      result = await store.record({ seller: scope.userId, keyId: kioskKeyId(scope.key), heartbeat: parsed.data, receivedAt: clock.now() }, { perSeller: maxKiosks, perKey: maxPerKey });
+      result = await store.record({ seller: scope.userId, keyId: kioskKeyId(scope.key), heartbeat: parsed.data, receivedAt: clock.now() }, { perSeller: maxKiosks, perKey: maxPerKey }, options.isLiveKey);
     } catch {
       // Not kept: the kiosk sends its next heartbeat a minute later anyway.
       return answer(reply, 503, 'fleet_unavailable', 'The fleet store is unavailable; nothing was kept.');
     }
     if (result === 'full') return answer(reply, 429, 'too_many_kiosks', `This seller already has ${maxKiosks} kiosks reporting.`);
+    if (result === 'other_key') return answer(reply, 409, 'kiosk_of_another_key', 'This kiosk id reports with another kiosk key.');
     if (result === 'key_full') return answer(reply, 429, 'too_many_kiosks_for_key', `This kiosk key already has ${maxPerKey} kiosks reporting.`);
     metrics.inc('relay_heartbeats_total', { result: 'recorded' });
     return reply.code(200).send({ status: 'recorded' });

@@ -5,7 +5,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTempRelay, metricValue, type TempRelay } from '../../support/relay-harness.ts';
-import { buildRelay, type RelayOptions } from '../../../relay/app.ts';
+import { buildRelay, type Relay, type RelayOptions } from '../../../relay/app.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
@@ -75,10 +75,10 @@ async function fleetView(url: string): Promise<FleetView> {
 }
 
 /**
- * Key A makes up kiosk ids until its own cap (3 here) refuses it, while key B still records; key B's heartbeat with
- * key A's kiosk id makes a record of its own and leaves A's as it was.
+ * Key A makes up kiosk ids until its own cap (3 here) refuses it, while key B still records; key B cannot replace key
+ * A's kiosk while key A is configured, and takes it over once key A is removed (a rotated key).
  */
-async function oneKeyCannotTakeTheFleet(url: string): Promise<void> {
+async function oneKeyCannotTakeTheFleet(url: string, relay: Relay): Promise<void> {
   for (let i = 1; i <= 3; i += 1) assert.equal((await postHeartbeat(url, KEY_A, heartbeat(`kiosk-a-${i}`))).status, 200);
   const refused = await postHeartbeat(url, KEY_A, heartbeat('kiosk-a-4'));
   assert.equal(refused.status, 429);
@@ -87,21 +87,28 @@ async function oneKeyCannotTakeTheFleet(url: string): Promise<void> {
   assert.equal((await postHeartbeat(url, KEY_A, heartbeat('kiosk-a-1', '1.0.1'))).status, 200);
   // Another key of the seller is not crowded out (the seller cap is 5 here: A holds 3 of them).
   assert.equal((await postHeartbeat(url, KEY_B, heartbeat('kiosk-b-1'))).status, 200);
-  // Key B reports with key A's kiosk id: its own record, A's untouched.
-  assert.equal((await postHeartbeat(url, KEY_B, heartbeat('kiosk-a-1', '6.6.6'))).status, 200);
-  const kiosks = (await fleetView(url)).sellers.find((s) => s.seller === SELLER)?.kiosks ?? [];
-  assert.deepEqual(kiosks.map((k) => `${k.kiosk_id}@${k.version}`).sort(), ['kiosk-a-1@1.0.1', 'kiosk-a-1@6.6.6', 'kiosk-a-2@1.0.0', 'kiosk-a-3@1.0.0', 'kiosk-b-1@1.0.0']);
+  // Key B reports with key A's kiosk id: refused, A's record untouched.
+  const other = await postHeartbeat(url, KEY_B, heartbeat('kiosk-a-1', '6.6.6'));
+  assert.equal(other.status, 409);
+  assert.equal(((await other.json()) as { error: string }).error, 'kiosk_of_another_key');
+  const versions = async () => ((await fleetView(url)).sellers.find((s) => s.seller === SELLER)?.kiosks ?? []).map((k) => `${k.kiosk_id}@${k.version}`);
+  assert.deepEqual(await versions(), ['kiosk-a-1@1.0.1', 'kiosk-a-2@1.0.0', 'kiosk-a-3@1.0.0', 'kiosk-b-1@1.0.0']);
   // The seller cap still holds for everyone.
-  const full = await postHeartbeat(url, KEY_B, heartbeat('kiosk-b-2'));
+  assert.equal((await postHeartbeat(url, KEY_B, heartbeat('kiosk-b-2'))).status, 200);
+  const full = await postHeartbeat(url, KEY_B, heartbeat('kiosk-b-3'));
   assert.equal(full.status, 429);
   assert.equal(((await full.json()) as { error: string }).error, 'too_many_kiosks');
+  // Key A is removed (rotated): its kiosk's record may now be taken over by the key the kiosk reports with.
+  relay.setKioskKeys([{ key: KEY_B, userId: SELLER, posIds: null }]);
+  assert.equal((await postHeartbeat(url, KEY_B, heartbeat('kiosk-a-1', '2.0.0'))).status, 200);
+  assert.deepEqual(await versions(), ['kiosk-a-1@2.0.0', 'kiosk-a-2@1.0.0', 'kiosk-a-3@1.0.0', 'kiosk-b-1@1.0.0', 'kiosk-b-2@1.0.0']);
 }
 
 describe('issue 27: one kiosk key can neither fill the fleet cap nor overwrite another key\'s kiosk', () => {
   const caps = { fleet: { maxKiosksPerSeller: 5, maxKiosksPerKey: 3 } };
   test('in the SQLite fleet', async () => {
     const relay = await start(caps);
-    await oneKeyCannotTakeTheFleet(relay.url);
+    await oneKeyCannotTakeTheFleet(relay.url, relay.relay);
   });
 
   test('in the Redis fleet (a real redis-server)', { skip: REDIS_SKIP }, async () => {
@@ -119,7 +126,7 @@ describe('issue 27: one kiosk key can neither fill the fleet cap nor overwrite a
       ...caps,
     });
     try {
-      await oneKeyCannotTakeTheFleet(await relay.listen(0));
+      await oneKeyCannotTakeTheFleet(await relay.listen(0), relay);
     } finally {
       await relay.close();
     }
