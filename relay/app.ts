@@ -13,6 +13,7 @@ import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
 import { registerFleet } from './fleet.ts';
+import { AuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits } from './auth-limiter.ts';
 import { RedisFleetStore, SqliteFleetStore, kioskKeyId, type FleetStore } from './fleet-store.ts';
 import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
@@ -74,6 +75,8 @@ export interface RelayOptions {
   metrics?: MetricsAccess;
   /** issue 18: the key for GET /fleet and /fleet.html, an operator's and never a kiosk's; without one both answer 403. */
   adminKey?: string;
+  /** issue 27: failed admin-key attempts allowed per source and window (default 10 per 60 s). */
+  authLimits?: Partial<AuthLimits>;
   /**
    * issue 18: the fleet's silence limit (default 5 minutes) and store (default: beside the log, in its Redis when
    * redisUrl is given, else in the SQLite file dataFile or in memory).
@@ -142,6 +145,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     throw error;
   }
   const metrics = new RelayMetrics();
+  // issue 27: failed admin-key (and metrics-token) attempts per source.
+  const authLimiter = new AuthLimiter(clock, { ...DEFAULT_AUTH_LIMITS, ...options.authLimits });
   let keys = new Map(options.kioskKeys.map((k) => [k.key, k]));
   // issue 27: the fleet's record owners, as kiosk key ids (a record of a key no longer here may be taken over).
   let keyIds = new Set(options.kioskKeys.map((k) => kioskKeyId(k.key)));
@@ -426,6 +431,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     metrics,
     kioskScope: (request) => kioskScope(request, keys),
     isLiveKey: (keyId) => keyIds.has(keyId),
+    authLimiter,
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
     ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { startTempRelay, metricValue, type TempRelay } from '../../support/relay-harness.ts';
 import { buildRelay, type Relay, type RelayOptions } from '../../../relay/app.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
+import { request as httpRequest } from 'node:http';
+import { ManualClock } from '../../fakes/manual-clock.ts';
 import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
 const SECRET = 'security-27-secret-0123456789';
@@ -137,5 +139,51 @@ describe('issue 27: one kiosk key can neither fill the fleet cap nor overwrite a
     for (let i = 0; i < 20; i += 1) assert.equal((await postHeartbeat(relay.url, KEY_A, heartbeat(`kiosk-id-${String(i).padStart(4, '0')}`))).status, 200);
     assert.equal((await postHeartbeat(relay.url, KEY_A, heartbeat('kiosk-id-0020'))).status, 429);
     assert.equal((await postHeartbeat(relay.url, KEY_B, heartbeat('kiosk-id-0020'))).status, 200);
+  });
+});
+
+/** GET `path` from another loopback address (Linux routes all of 127.0.0.0/8 to lo): another source for the relay. */
+function getFrom(localAddress: string, url: string, path: string, authorization: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(path, url);
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, localAddress, headers: { authorization } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('issue 27: failed admin-key attempts are rate limited per source', () => {
+  test('after 10 wrong keys in a minute the source gets 429 (the right key too) until the minute is over; another source is not affected', async () => {
+    const clock = new ManualClock();
+    const relay = await start({ clock });
+    const get = (authorization: string, path = '/fleet') => fetch(`${relay.url}${path}`, { headers: { authorization } });
+    for (let i = 0; i < 10; i += 1) {
+      const path = i % 2 === 0 ? '/fleet' : '/fleet.html';
+      assert.equal((await get(`Bearer wrong-admin-key-guess-${i}`, path)).status, 401, `guess ${i}`);
+    }
+    const limited = await get('Bearer wrong-admin-key-guess-10');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '60');
+    assert.equal((await get(`Bearer ${ADMIN}`)).status, 429, 'a right guess is not let through while limited');
+    assert.equal((await get(`Basic ${Buffer.from(`op:${ADMIN}`).toString('base64')}`, '/fleet.html')).status, 429);
+    // Another address is its own source.
+    assert.equal(await getFrom('127.0.0.2', relay.url, '/fleet', `Bearer ${ADMIN}`), 200);
+    clock.advance(30_000);
+    assert.equal((await get(`Bearer ${ADMIN}`)).headers.get('retry-after'), '30');
+    clock.advance(30_000);
+    assert.equal((await get(`Bearer ${ADMIN}`)).status, 200, 'the window is over');
+    const text = await metricsText(relay.url);
+    assert.equal(metricValue(text, 'relay_admin_auth_refused_total', 'reason="wrong_key"'), 10);
+    assert.equal(metricValue(text, 'relay_admin_auth_refused_total', 'reason="rate_limited"'), 4);
+  });
+
+  test('requests without any credential (a browser before it asks for the key) and kiosk keys are not counted as guesses', async () => {
+    const relay = await start();
+    for (let i = 0; i < 12; i += 1) assert.equal((await fetch(`${relay.url}/fleet.html`)).status, 401);
+    for (let i = 0; i < 12; i += 1) assert.equal((await fetch(`${relay.url}/fleet`, { headers: { authorization: `Bearer ${KEY_A}` } })).status, 403);
+    assert.equal((await fetch(`${relay.url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 200);
   });
 });
