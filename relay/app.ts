@@ -6,7 +6,7 @@ import { confirmOrder, tokenOwner } from './order-confirmation.ts';
 import { REJECTIONS, type Rejection } from './rejections.ts';
 import { DEFAULT_IPN_LIMITS, IpnLookups, type IpnLimits, type LookupTicket } from './ipn-lookups.ts';
 import { DEFAULT_SERVER_LIMITS, capConnections, checkServerLimits, httpServerOptions, type ServerLimits } from './server-limits.ts';
-import { PROMETHEUS_TYPE, bearerMatches, listenForMetrics, type MetricsAccess, type MetricsListener } from './metrics-access.ts';
+import { METRICS_REFUSALS, PROMETHEUS_TYPE, listenForMetrics, metricsAdmission, type MetricsAccess, type MetricsListener } from './metrics-access.ts';
 import { redact, type KioskScope } from './kiosk-keys.ts';
 import type { AppendInput, EventLog } from './log/event-log.ts';
 import { SqliteEventLog } from './log/sqlite-log.ts';
@@ -419,8 +419,14 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   app.get('/metrics', async (request, reply) => {
     // issue 12: with a metrics port of its own, the public port does not serve /metrics at all.
     if (metricsAccess.port !== undefined) return reply.code(404).send({ error: 'not_found', message: 'No route GET /metrics.' });
-    if (metricsAccess.token !== undefined && !bearerMatches(single(request.headers.authorization), metricsAccess.token)) {
-      return reply.code(401).send({ error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token>.' });
+    // issue 27: /metrics shows the fleet, so it asks for the metrics token or the admin key unless configured open; failed
+    // attempts count against their source like the fleet page's.
+    const wait = authLimiter.retryAfterSeconds(request.ip);
+    if (wait !== null) return reply.code(429).header('retry-after', String(wait)).send({ error: 'too_many_attempts', message: `Too many failed attempts from this address; retry in ${wait} s.` });
+    const admission = metricsAdmission(single(request.headers.authorization), metricsAccess, options.adminKey);
+    if (admission !== 'admitted') {
+      if (admission === 'unauthorized' && request.headers.authorization !== undefined) authLimiter.fail(request.ip);
+      return reply.code(METRICS_REFUSALS[admission].status).send(METRICS_REFUSALS[admission].body);
     }
     return reply.code(200).type(PROMETHEUS_TYPE).send(await metrics.exposition());
   });
@@ -472,7 +478,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       const url = listeningUrl(app.server, host, 'the relay');
       if (metricsAccess.port !== undefined && metricsListener === null) {
         try {
-          metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits);
+          metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits, options.adminKey);
         } catch (error) {
           // Named, so the operator knows which of the two ports failed.
           throw Object.assign(new Error((error as Error).message), { code: (error as NodeJS.ErrnoException).code, listener: 'metrics' });

@@ -187,3 +187,37 @@ describe('issue 27: failed admin-key attempts are rate limited per source', () =
     assert.equal((await fetch(`${relay.url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 200);
   });
 });
+
+describe('issue 27: /metrics does not show the fleet without a credential by default', () => {
+  test('by default it asks for the admin key (or the metrics token): 401 without, 200 with; the fleet series only then', async () => {
+    const relay = await start({ metrics: {} });
+    assert.equal((await postHeartbeat(relay.url, KEY_A, heartbeat('kiosk-metrics-1'))).status, 200);
+    const bare = await fetch(`${relay.url}/metrics`);
+    assert.equal(bare.status, 401);
+    assert.doesNotMatch(await bare.text(), /kiosk-metrics-1/);
+    assert.equal((await fetch(`${relay.url}/metrics`, { headers: { authorization: `Bearer ${KEY_A}` } })).status, 401, 'a kiosk key does not read it');
+    const text = await metricsText(relay.url);
+    assert.match(text, /relay_kiosk_info\{seller="7001",kiosk="kiosk-metrics-1"/);
+  });
+
+  test('the metrics token reads it too, on the main port and on a metrics port of its own', async () => {
+    const token = 'security-27-metrics-token-01234';
+    const relay = await start({ metrics: { token } });
+    assert.equal((await fetch(`${relay.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+    assert.equal((await fetch(`${relay.url}/metrics`)).status, 401);
+    const own = await start({ metrics: { port: 0 } });
+    const metricsUrl = own.relay.metricsUrl();
+    assert.ok(metricsUrl);
+    assert.equal((await fetch(`${metricsUrl}/metrics`)).status, 401);
+    assert.equal((await fetch(`${metricsUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 200);
+  });
+
+  test('a relay with neither a metrics token nor an admin key answers 403 unless started with --metrics-open', async () => {
+    const closed = await start({ adminKey: undefined, metrics: {} });
+    const refused = await fetch(`${closed.url}/metrics`);
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { error: string }).error, 'metrics_closed');
+    const open = await start({ adminKey: undefined, metrics: { open: true } });
+    assert.equal((await fetch(`${open.url}/metrics`)).status, 200);
+  });
+});
