@@ -6,7 +6,7 @@ import { confirmOrder, tokenOwner } from './order-confirmation.ts';
 import { REJECTIONS, type Rejection } from './rejections.ts';
 import { DEFAULT_IPN_LIMITS, IpnLookups, type IpnLimits, type LookupTicket } from './ipn-lookups.ts';
 import { DEFAULT_SERVER_LIMITS, capConnections, checkServerLimits, httpServerOptions, type ServerLimits } from './server-limits.ts';
-import { PROMETHEUS_TYPE, bearerMatches, listenForMetrics, type MetricsAccess, type MetricsListener } from './metrics-access.ts';
+import { METRICS_REFUSALS, PROMETHEUS_TYPE, listenForMetrics, metricsAdmission, type MetricsAccess, type MetricsListener } from './metrics-access.ts';
 import { redact, type KioskScope } from './kiosk-keys.ts';
 import type { AppendInput, EventLog } from './log/event-log.ts';
 import { SqliteEventLog } from './log/sqlite-log.ts';
@@ -14,7 +14,8 @@ import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
 import { registerFleet } from './fleet.ts';
 import { NotificationHealthTracker, registerNotificationHealth, signatureTsMs } from './notification-health.ts';
-import { RedisFleetStore, SqliteFleetStore, type FleetStore } from './fleet-store.ts';
+import { AuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits } from './auth-limiter.ts';
+import { RedisFleetStore, SqliteFleetStore, kioskKeyId, type FleetStore } from './fleet-store.ts';
 import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
 import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../node-common/retry.ts';
@@ -76,6 +77,8 @@ export interface RelayOptions {
   metrics?: MetricsAccess;
   /** issue 18: the key for GET /fleet and /fleet.html, an operator's and never a kiosk's; without one both answer 403. */
   adminKey?: string;
+  /** issue 27: failed admin-key attempts allowed per source and window (default 10 per 60 s). */
+  authLimits?: Partial<AuthLimits>;
   /**
    * issue 18: the fleet's silence limit (default 5 minutes) and store (default: beside the log, in its Redis when
    * redisUrl is given, else in the SQLite file dataFile or in memory).
@@ -144,7 +147,11 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     throw error;
   }
   const metrics = new RelayMetrics();
+  // issue 27: failed admin-key (and metrics-token) attempts per source.
+  const authLimiter = new AuthLimiter(clock, { ...DEFAULT_AUTH_LIMITS, ...options.authLimits });
   let keys = new Map(options.kioskKeys.map((k) => [k.key, k]));
+  // issue 27: the fleet's record owners, as kiosk key ids (a record of a key no longer here may be taken over).
+  let keyIds = new Set(options.kioskKeys.map((k) => kioskKeyId(k.key)));
   const streamOptions: StreamOptions = {
     heartbeatMs: 15_000,
     retryMs: 3_000,
@@ -433,8 +440,14 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   app.get('/metrics', async (request, reply) => {
     // issue 12: with a metrics port of its own, the public port does not serve /metrics at all.
     if (metricsAccess.port !== undefined) return reply.code(404).send({ error: 'not_found', message: 'No route GET /metrics.' });
-    if (metricsAccess.token !== undefined && !bearerMatches(single(request.headers.authorization), metricsAccess.token)) {
-      return reply.code(401).send({ error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token>.' });
+    // issue 27: /metrics shows the fleet, so it asks for the metrics token or the admin key unless configured open; failed
+    // attempts count against their source like the fleet page's.
+    const wait = authLimiter.retryAfterSeconds(request.ip);
+    if (wait !== null) return reply.code(429).header('retry-after', String(wait)).send({ error: 'too_many_attempts', message: `Too many failed attempts from this address; retry in ${wait} s.` });
+    const admission = metricsAdmission(single(request.headers.authorization), metricsAccess, options.adminKey);
+    if (admission !== 'admitted') {
+      if (admission === 'unauthorized' && request.headers.authorization !== undefined) authLimiter.fail(request.ip);
+      return reply.code(METRICS_REFUSALS[admission].status).send(METRICS_REFUSALS[admission].body);
     }
     return reply.code(200).type(PROMETHEUS_TYPE).send(await metrics.exposition());
   });
@@ -444,6 +457,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     clock,
     metrics,
     kioskScope: (request) => kioskScope(request, keys),
+    isLiveKey: (keyId) => keyIds.has(keyId),
+    authLimiter,
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
     notifications: { tracker: notificationHealth, since: clock.now() },
@@ -486,7 +501,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       const url = listeningUrl(app.server, host, 'the relay');
       if (metricsAccess.port !== undefined && metricsListener === null) {
         try {
-          metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits);
+          metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits, options.adminKey);
         } catch (error) {
           // Named, so the operator knows which of the two ports failed.
           throw Object.assign(new Error((error as Error).message), { code: (error as NodeJS.ErrnoException).code, listener: 'metrics' });
@@ -498,6 +513,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     setKioskKeys(kioskKeys) {
       applications = resolveApplications(options.applications ?? [], options.webhookSecrets ?? [], kioskKeys);
       keys = new Map(kioskKeys.map((k) => [k.key, k]));
+      keyIds = new Set(kioskKeys.map((k) => kioskKeyId(k.key)));
       for (const stream of streams) {
         const now = keys.get(stream.scope.key);
         if (!now || !sameScope(now, stream.scope)) stream.close('revoked');

@@ -10,8 +10,8 @@ import { heartbeatSchema, type Heartbeat } from '../shared/schemas/heartbeat.ts'
 export interface KioskBeat {
   seller: string;
   /**
-   * issue 27: which kiosk key sent it (kioskKeyId: a hash, never the key). Records are kept per (seller, key, kiosk id),
-   * so a key cannot replace the record of a kiosk that reports with another key, and the cap per key holds.
+   * issue 27: which kiosk key sent it (kioskKeyId: a hash, never the key). A kiosk's record belongs to the key that made
+   * it: another key may not replace it while that key is still configured, and the cap per key counts these.
    */
   keyId: string;
   heartbeat: Heartbeat;
@@ -54,11 +54,13 @@ function readTest(text: string): TestNotification | null {
 export interface FleetStore {
   ready(): Promise<void>;
   /**
-   * Keeps `beat` as its kiosk's latest (per seller, key and kiosk id). Nothing is kept when it would be a new record
-   * beyond a cap: 'key_full' when its key already has `caps.perKey` kiosks (issue 27: one key cannot fill the seller's
-   * cap), 'full' when the seller already has `caps.perSeller` (a key that makes up ids cannot grow the store).
+   * Keeps `beat` as its kiosk's latest (one record per seller and kiosk id). Nothing is kept (issue 27) when the record
+   * belongs to another key that `isLiveKey` says is still configured ('other_key': one key cannot overwrite another's
+   * kiosk; a record of a removed or rotated key is taken over), when it would be a record beyond its key's
+   * `caps.perKey` ('key_full': one key cannot fill the seller's cap), or a new record beyond the seller's
+   * `caps.perSeller` ('full': a key that makes up ids cannot grow the store).
    */
-  record(beat: KioskBeat, caps: FleetCaps): Promise<RecordResult>;
+  record(beat: KioskBeat, caps: FleetCaps, isLiveKey: (keyId: string) => boolean): Promise<RecordResult>;
   /** Every kiosk heard from at or after `sinceMs`, any seller. */
   list(sinceMs: number): Promise<KioskBeat[]>;
   /** Forgets the kiosks last heard from before `beforeMs`; returns how many. */
@@ -75,7 +77,7 @@ export interface FleetCaps {
   perKey: number;
 }
 
-export type RecordResult = 'recorded' | 'full' | 'key_full';
+export type RecordResult = 'recorded' | 'full' | 'key_full' | 'other_key';
 
 /** issue 27: a kiosk key's id in the fleet store: a hash of the key (never the key itself), enough to tell keys apart. */
 export function kioskKeyId(key: string): string {
@@ -105,17 +107,16 @@ export class SqliteFleetStore implements FleetStore {
     this.#db = new Database(file);
     // NORMAL: a heartbeat lost to a power cut is replaced by the next one a minute later.
     configureSqlite(this.#db, { synchronous: 'NORMAL' });
-    // issue 27: records keyed by (seller, key id, kiosk id) in fleet_beats. The earlier fleet_kiosks (keyed by seller and
-    // kiosk id only, so one key could overwrite another's kiosk) is dropped: every kiosk sends its next heartbeat within
-    // a minute anyway.
+    // issue 27: fleet_beats adds the key that owns each record. The earlier fleet_kiosks (no owner, so any key of the
+    // seller could overwrite it) is dropped: every kiosk sends its next heartbeat within a minute anyway.
     this.#db.exec(`DROP TABLE IF EXISTS fleet_kiosks;
      CREATE TABLE IF NOT EXISTS fleet_beats (
        seller TEXT NOT NULL,
-       key_id TEXT NOT NULL,
        kiosk_id TEXT NOT NULL,
+       key_id TEXT NOT NULL,
        heartbeat TEXT NOT NULL,
        received_at INTEGER NOT NULL,
-       PRIMARY KEY (seller, key_id, kiosk_id)
+       PRIMARY KEY (seller, kiosk_id)
      ) STRICT;
      CREATE INDEX IF NOT EXISTS fleet_beats_received_at ON fleet_beats (received_at);
      CREATE TABLE IF NOT EXISTS fleet_test_notifications (
@@ -124,15 +125,15 @@ export class SqliteFleetStore implements FleetStore {
      ) STRICT;`);
     const db = this.#db;
     this.#stmts = {
-      known: db.prepare<[string, string, string], { n: number }>('SELECT 1 AS n FROM fleet_beats WHERE seller = ? AND key_id = ? AND kiosk_id = ?'),
+      owner: db.prepare<[string, string], { key_id: string }>('SELECT key_id FROM fleet_beats WHERE seller = ? AND kiosk_id = ?'),
       count: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM fleet_beats WHERE seller = ?'),
       countKey: db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM fleet_beats WHERE seller = ? AND key_id = ?'),
       upsert: db.prepare<[string, string, string, string, number]>(
-        `INSERT INTO fleet_beats (seller, key_id, kiosk_id, heartbeat, received_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (seller, key_id, kiosk_id) DO UPDATE SET heartbeat = excluded.heartbeat, received_at = excluded.received_at`,
+        `INSERT INTO fleet_beats (seller, kiosk_id, key_id, heartbeat, received_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (seller, kiosk_id) DO UPDATE SET key_id = excluded.key_id, heartbeat = excluded.heartbeat, received_at = excluded.received_at`,
       ),
       list: db.prepare<[number], { seller: string; key_id: string; heartbeat: string; received_at: number }>(
-        'SELECT seller, key_id, heartbeat, received_at FROM fleet_beats WHERE received_at >= ? ORDER BY seller, kiosk_id, key_id',
+        'SELECT seller, key_id, heartbeat, received_at FROM fleet_beats WHERE received_at >= ? ORDER BY seller, kiosk_id',
       ),
       prune: db.prepare<[number]>('DELETE FROM fleet_beats WHERE received_at < ?'),
       addTest: db.prepare<[string]>('INSERT INTO fleet_test_notifications (record) VALUES (?)'),
@@ -143,15 +144,17 @@ export class SqliteFleetStore implements FleetStore {
 
   async ready(): Promise<void> {}
 
-  async record(beat: KioskBeat, caps: FleetCaps): Promise<RecordResult> {
+  async record(beat: KioskBeat, caps: FleetCaps, isLiveKey: (keyId: string) => boolean): Promise<RecordResult> {
     const { seller, keyId } = beat;
     const kiosk = beat.heartbeat.kiosk_id;
     return this.#db.transaction((): RecordResult => {
-      if (!this.#stmts.known.get(seller, keyId, kiosk)) {
+      const owner = this.#stmts.owner.get(seller, kiosk)?.key_id;
+      if (owner !== keyId) {
+        if (owner !== undefined && isLiveKey(owner)) return 'other_key';
         if ((this.#stmts.countKey.get(seller, keyId)?.n ?? 0) >= caps.perKey) return 'key_full';
-        if ((this.#stmts.count.get(seller)?.n ?? 0) >= caps.perSeller) return 'full';
+        if (owner === undefined && (this.#stmts.count.get(seller)?.n ?? 0) >= caps.perSeller) return 'full';
       }
-      this.#stmts.upsert.run(seller, keyId, kiosk, JSON.stringify(beat.heartbeat), beat.receivedAt);
+      this.#stmts.upsert.run(seller, kiosk, keyId, JSON.stringify(beat.heartbeat), beat.receivedAt);
       return 'recorded';
     })();
   }
@@ -183,20 +186,28 @@ export class SqliteFleetStore implements FleetStore {
   }
 }
 
-// One hash per seller (field: "<key id>/<kiosk id>", issue 27, so one key cannot replace another key's kiosk; value:
-// {at, heartbeat}) and a set of the sellers. The checks of the caps (per key, then per seller) and the write run in one
-// script, so two relays taking heartbeats at once cannot pass a cap together. Both keys expire a retention after the
-// seller's last heartbeat, so a seller gone for good leaves nothing behind. (The hashes of before issue 27,
-// "<prefix>:seller:<id>", are no longer read and expire by themselves.)
+// One hash per seller (field: kiosk id, value: {at, key, heartbeat}: `key` the id of the kiosk key that owns it, issue
+// 27) and a set of the sellers. The checks (owner, cap per key, cap per seller) and the write run in one script, so two
+// relays taking heartbeats at once cannot pass a cap together nor both take a record. ARGV[8] is the owner the caller
+// found not configured any more (a removed or rotated key), whose record may be taken over; a value of before issue 27
+// has no owner and is taken over too. Both keys expire a retention after the seller's last heartbeat, so a seller gone
+// for good leaves nothing behind.
 const RECORD_SCRIPT = `
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
-  local prefix = ARGV[6] .. '/'
+local function owner(value)
+  local ok, decoded = pcall(cjson.decode, value)
+  if ok and type(decoded) == 'table' and type(decoded.key) == 'string' then return decoded.key end
+  return ''
+end
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+local current_owner = current and owner(current) or nil
+if current_owner ~= ARGV[6] then
+  if current_owner ~= nil and current_owner ~= '' and current_owner ~= ARGV[8] then return 3 end
   local mine = 0
-  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
-    if string.sub(field, 1, #prefix) == prefix then mine = mine + 1 end
+  for _, value in ipairs(redis.call('HVALS', KEYS[1])) do
+    if owner(value) == ARGV[6] then mine = mine + 1 end
   end
   if mine >= tonumber(ARGV[7]) then return 2 end
-  if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+  if current == false and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
@@ -236,44 +247,47 @@ export class RedisFleetStore implements FleetStore {
   }
 
   #sellerKey(seller: string): string {
-    return `${this.#prefix}:beats:${seller}`;
+    return `${this.#prefix}:seller:${seller}`;
   }
 
-  async record(beat: KioskBeat, caps: FleetCaps): Promise<RecordResult> {
-    const value = JSON.stringify({ at: beat.receivedAt, heartbeat: beat.heartbeat });
+  async record(beat: KioskBeat, caps: FleetCaps, isLiveKey: (keyId: string) => boolean): Promise<RecordResult> {
+    const value = JSON.stringify({ at: beat.receivedAt, key: beat.keyId, heartbeat: beat.heartbeat });
+    // The owner as it is now; the script takes the record over only if it is still this one.
+    const current = await this.#redis.hget(this.#sellerKey(beat.seller), beat.heartbeat.kiosk_id);
+    const currentOwner = current === null ? null : (this.#read(beat.seller, current)?.keyId ?? '');
+    const takeOver = currentOwner !== null && currentOwner !== '' && currentOwner !== beat.keyId && !isLiveKey(currentOwner) ? currentOwner : '';
     const done = await (this.#redis as unknown as { fleetRecord: (...args: string[]) => Promise<number> }).fleetRecord(
       this.#sellerKey(beat.seller),
-      `${this.#prefix}:beat-sellers`,
-      `${beat.keyId}/${beat.heartbeat.kiosk_id}`,
+      `${this.#prefix}:sellers`,
+      beat.heartbeat.kiosk_id,
       value,
       String(caps.perSeller),
       String(this.retentionMs),
       beat.seller,
       beat.keyId,
       String(caps.perKey),
+      takeOver,
     );
-    return done === 1 ? 'recorded' : done === 2 ? 'key_full' : 'full';
+    return done === 1 ? 'recorded' : done === 2 ? 'key_full' : done === 3 ? 'other_key' : 'full';
   }
 
   async list(sinceMs: number): Promise<KioskBeat[]> {
-    const sellers = (await this.#redis.smembers(`${this.#prefix}:beat-sellers`)).sort();
+    const sellers = (await this.#redis.smembers(`${this.#prefix}:sellers`)).sort();
     const beats: KioskBeat[] = [];
     for (const seller of sellers) {
       const fields = await this.#redis.hgetall(this.#sellerKey(seller));
-      // In kiosk id order, then key id, as the SQLite store lists them.
-      const byKiosk = (field: string) => `${field.slice(field.indexOf('/') + 1)}\n${field}`;
-      for (const field of Object.keys(fields).sort((a, b) => (byKiosk(a) < byKiosk(b) ? -1 : byKiosk(a) > byKiosk(b) ? 1 : 0))) {
-        const beat = this.#read(seller, field, fields[field] as string);
+      for (const kiosk of Object.keys(fields).sort()) {
+        const beat = this.#read(seller, fields[kiosk] as string);
         if (beat !== null && beat.receivedAt >= sinceMs) beats.push(beat);
       }
     }
     return beats;
   }
 
-  #read(seller: string, field: string, text: string): KioskBeat | null {
+  #read(seller: string, text: string): KioskBeat | null {
     try {
-      const stored = JSON.parse(text) as { at?: unknown; heartbeat?: unknown };
-      const keyId = field.slice(0, Math.max(0, field.indexOf('/')));
+      const stored = JSON.parse(text) as { at?: unknown; key?: unknown; heartbeat?: unknown };
+      const keyId = typeof stored.key === 'string' ? stored.key : '';
       return typeof stored.at === 'number' ? readBeat(seller, keyId, JSON.stringify(stored.heartbeat), stored.at) : null;
     } catch {
       return null;
@@ -282,13 +296,13 @@ export class RedisFleetStore implements FleetStore {
 
   async prune(beforeMs: number): Promise<number> {
     let removed = 0;
-    for (const seller of await this.#redis.smembers(`${this.#prefix}:beat-sellers`)) {
+    for (const seller of await this.#redis.smembers(`${this.#prefix}:sellers`)) {
       const key = this.#sellerKey(seller);
       const fields = await this.#redis.hgetall(key);
-      const stale = Object.keys(fields).filter((field) => (this.#read(seller, field, fields[field] as string)?.receivedAt ?? 0) < beforeMs);
+      const stale = Object.keys(fields).filter((kiosk) => (this.#read(seller, fields[kiosk] as string)?.receivedAt ?? 0) < beforeMs);
       if (stale.length > 0) removed += await this.#redis.hdel(key, ...stale);
       // A seller whose hash expired or emptied leaves the set; its next heartbeat adds it back.
-      if ((await this.#redis.exists(key)) === 0) await this.#redis.srem(`${this.#prefix}:beat-sellers`, seller);
+      if ((await this.#redis.exists(key)) === 0) await this.#redis.srem(`${this.#prefix}:sellers`, seller);
     }
     return removed;
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerMatches } from './metrics-access.ts';
+import type { AuthLimiter } from './auth-limiter.ts';
 import type { KioskScope } from './kiosk-keys.ts';
 import type { RelayMetrics } from './metrics.ts';
 import { TEST_NOTIFICATIONS_KEPT, kioskKeyId, type FleetStore, type KioskBeat, type TestNotification } from './fleet-store.ts';
@@ -18,8 +19,12 @@ export interface FleetOptions {
   metrics: RelayMetrics;
   /** The scope of the request's kiosk key (Authorization: Bearer), with the keys as they are now; null for none. */
   kioskScope: (request: FastifyRequest) => KioskScope | null;
+  /** issue 27: whether a kiosk key id (kioskKeyId) is one of the keys configured now. */
+  isLiveKey: (keyId: string) => boolean;
   /** The admin key for GET /fleet and /fleet.html; without one both are refused (403). */
   adminKey?: string | undefined;
+  /** issue 27: failed admin-key attempts per source (429 beyond the limit). */
+  authLimiter: AuthLimiter;
   /** A kiosk is flagged silent after this long without a heartbeat (issue 18: 5 minutes). */
   silentAfterMs?: number;
   /** Kiosks not heard from for this long are forgotten (default 30 days). */
@@ -113,12 +118,13 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
     }
     let result: Awaited<ReturnType<FleetStore['record']>>;
     try {
-      result = await store.record({ seller: scope.userId, keyId: kioskKeyId(scope.key), heartbeat: parsed.data, receivedAt: clock.now() }, { perSeller: maxKiosks, perKey: maxPerKey });
+      result = await store.record({ seller: scope.userId, keyId: kioskKeyId(scope.key), heartbeat: parsed.data, receivedAt: clock.now() }, { perSeller: maxKiosks, perKey: maxPerKey }, options.isLiveKey);
     } catch {
       // Not kept: the kiosk sends its next heartbeat a minute later anyway.
       return answer(reply, 503, 'fleet_unavailable', 'The fleet store is unavailable; nothing was kept.');
     }
     if (result === 'full') return answer(reply, 429, 'too_many_kiosks', `This seller already has ${maxKiosks} kiosks reporting.`);
+    if (result === 'other_key') return answer(reply, 409, 'kiosk_of_another_key', 'This kiosk id reports with another kiosk key.');
     if (result === 'key_full') return answer(reply, 429, 'too_many_kiosks_for_key', `This kiosk key already has ${maxPerKey} kiosks reporting.`);
     metrics.inc('relay_heartbeats_total', { result: 'recorded' });
     return reply.code(200).send({ status: 'recorded' });
@@ -127,6 +133,13 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
   /** Answers the refusal and returns false unless the request carries the admin key. */
   const admitted = (request: FastifyRequest, reply: FastifyReply, page: boolean): boolean => {
     const header = request.headers.authorization;
+    // issue 27: a source that failed too often waits, whatever it sends now (or guessing would simply go on).
+    const wait = options.authLimiter.retryAfterSeconds(request.ip);
+    if (wait !== null) {
+      metrics.inc('relay_admin_auth_refused_total', { reason: 'rate_limited' });
+      void reply.code(429).header('retry-after', String(wait)).send({ error: 'too_many_attempts', message: `Too many failed admin-key attempts from this address; retry in ${wait} s.` });
+      return false;
+    }
     if (options.adminKey !== undefined && (bearerMatches(header, options.adminKey) || (page && basicMatches(header, options.adminKey)))) return true;
     if (options.kioskScope(request) !== null) {
       // A kiosk key is a known credential of the wrong kind: forbidden, not unknown.
@@ -136,6 +149,12 @@ export function registerFleet(app: FastifyInstance, options: FleetOptions): Flee
     if (options.adminKey === undefined) {
       void reply.code(403).send({ error: 'fleet_disabled', message: 'The fleet page needs the relay started with --admin-key.' });
       return false;
+    }
+    // A credential that is not the admin key counts against its source; no credential at all (a browser's first
+    // request, before it asks for the key) does not.
+    if (header !== undefined) {
+      options.authLimiter.fail(request.ip);
+      metrics.inc('relay_admin_auth_refused_total', { reason: 'wrong_key' });
     }
     // The page also takes Basic auth (any user name, the admin key as password), so a browser can ask for it.
     if (page) reply.header('www-authenticate', 'Basic realm="kiosk fleet", charset="UTF-8"');

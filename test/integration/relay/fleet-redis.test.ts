@@ -62,7 +62,8 @@ describe('fleet on Redis', () => {
     const expected = [`${SELLER}/kiosk-a-0000000001/ok`, `${SELLER}/kiosk-b-0000000002/ok`];
     assert.deepEqual(ids(await fleet(one.url)), expected);
     assert.deepEqual(ids(await fleet(two.url)), expected);
-    const metrics = await (await fetch(`${two.url}/metrics`)).text();
+    // issue 27: /metrics asks for the admin key (or the metrics token) by default.
+    const metrics = await (await fetch(`${two.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
     assert.equal(metricValue(metrics, 'relay_kiosk_info', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1",version="2.0.0"`), 1, 'the other relay exports it too');
   });
 
@@ -93,7 +94,7 @@ describe('fleet on Redis', () => {
       const expected = [`${SELLER}/kiosk-a-0000000001/silent`, `${SELLER}/kiosk-b-0000000002/ok`];
       assert.deepEqual(ids(await fleet(urlOne)), expected);
       assert.deepEqual(ids(await fleet(urlTwo)), expected);
-      const metrics = await (await fetch(`${urlOne}/metrics`)).text();
+      const metrics = await (await fetch(`${urlOne}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
       assert.equal(metricValue(metrics, 'relay_kiosk_silent', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1"`), 1);
       assert.equal(metricValue(metrics, 'relay_kiosk_heartbeat_age_seconds', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1"`), 301);
     } finally {
