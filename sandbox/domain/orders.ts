@@ -640,8 +640,9 @@ function renderPayment(payment: PaymentState, c: Currency): Order['transactions'
 }
 
 /**
- * issue 26, documented profile: platform-facts "Webhooks" (payments carry `reference: {id}`, not `reference_id`), as in
- * the QR notification example of https://www.mercadopago.com.ar/developers/en/docs/qr-code/notifications.
+ * issue 26, documented profile: platform-facts "Webhooks" (payments carry `reference: {id}`, not `reference_id`), for
+ * the QR notifications of https://www.mercadopago.com.uy/developers/en/docs/qr-code/notifications; the documented
+ * profile shows the same payment shape in GET answers, so a client reads either form (issue 26 "tolerant reader").
  */
 function documentedPayment(payment: Record<string, unknown>): Record<string, unknown> {
   const { reference_id: reference, ...rest } = payment;

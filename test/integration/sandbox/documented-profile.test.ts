@@ -125,7 +125,7 @@ describe('issue 26: documented answers (platform-facts "Identifiers and formats"
     assert.deepEqual([...digits].sort((a, b) => a - b), [0, 2, 9]);
   });
 
-  it('a paid QR order is processed / processed, its payment processed / accredited with reference.id (QR order-transaction-status page)', async () => {
+  it('a paid QR order is processed / processed, its payment processed / accredited with reference.id (https://www.mercadopago.cl/developers/en/docs/qr-code/resources/status-order-transaction)', async () => {
     const order = await paid();
     const read = await readOrder(h, order.id, seller.token);
     assert.equal(read.status, 'processed');
@@ -152,7 +152,7 @@ describe('issue 26: documented notifications (platform-facts "Webhooks")', () =>
     const signature = headerOf(hook.received, 'x-signature');
     const ts = /^ts=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
     assert.ok(ts, signature);
-    assert.equal(ts[1]?.length, 13, 'milliseconds (https://www.mercadopago.com.ar/developers/en/docs/qr-code/notifications)');
+    assert.equal(ts[1]?.length, 13, 'milliseconds (https://www.mercadopago.com.uy/developers/en/docs/qr-code/notifications)');
     assert.equal(Number(ts[1]), h.clock.now(), 'the sandbox clock, in ms');
     const requestId = headerOf(hook.received, 'x-request-id');
     assert.equal(ts[2], createHmac('sha256', secret).update(`id:${order.id};request-id:${requestId};ts:${ts[1]};`).digest('hex'));
