@@ -190,6 +190,10 @@ describe('issue 26: documented notifications (platform-facts "Webhooks")', () =>
       assert.match(headerOf(hook.received, 'x-signature'), /^ts=\d{10},v1=/);
       assert.equal(hook.body.data.config.qr.external_pos_id, 'POS001');
       assert.equal(hook.body.user_id, seller.user_id);
+      const simulated = await h.request('POST', `/sandbox/applications/${seller.client_id}/simulate-notification`, { body: { data_id: 'ORD00000000000000000000000044' } });
+      assert.equal(simulated.status, 201, simulated.text);
+      const [attempt] = (await h.request('GET', '/sandbox/deliveries?data_id=ORD00000000000000000000000044')).body.deliveries as Json[];
+      assert.match(attempt?.headers['x-signature'], /^ts=\d{10},v1=/, 'the seed profile simulates in seconds');
     } finally {
       await h.request('PUT', '/sandbox/profile', { body: { profile: 'documented' } });
     }
