@@ -98,7 +98,7 @@ export function partialRefundsAllowed(countryCode: string): boolean {
 /**
  * platform-facts "Order states as the real platform documents them": the QR "order and transaction status" page shows a
  * paid order `processed` / `processed` (its payment `processed` / `accredited`),
- * https://www.mercadopago.com.ar/developers/en/docs/qr-code/resources/order-transaction-status; the seed says
+ * https://www.mercadopago.cl/developers/en/docs/qr-code/resources/status-order-transaction; the seed says
  * `processed` / `accredited`. Only the order's detail changes; a partial refund's `partially_refunded` is kept.
  */
 export function documentedStatusDetail(status: string, detail: string): string {

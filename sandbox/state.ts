@@ -159,8 +159,8 @@ export interface OrderRecord {
   /** seed 3.2 rule 2: the customer opened the order in their wallet; cancel is refused until paid or rejected. */
   payment_in_progress: boolean;
   /**
-   * issue 26: what PUT /sandbox/orders/{id}/status forces the Orders API to show (any value, e.g. one no document
-   * lists). The order's own life goes on underneath; its next real change (paid, expired, …) clears this.
+   * issue 26: what PUT /sandbox/orders/{id}/status forces the Orders API's answers to show (any value, e.g. one no
+   * document lists). The order's own life goes on underneath; its next real change (paid, expired, …) clears this.
    */
   forced_status?: { status: string; status_detail: string };
 }

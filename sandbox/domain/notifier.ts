@@ -107,9 +107,9 @@ export class Notifier {
   }
 
   /**
-   * platform-facts "Webhooks": an orders-topic body. issue 26, documented profile: user_id a JSON number (one official
-   * example, https://www.mercadopago.com.ar/developers/en/docs/qr-code/notifications) and date_created of 0, 2 or 9
-   * fractional digits (sandbox/profile.ts).
+   * platform-facts "Webhooks": an orders-topic body. issue 26, documented profile: user_id a JSON number (platform-facts
+   * "Webhooks": a number in one official example, text in another; the seed profile sends text) and date_created of 0,
+   * 2 or 9 fractional digits (sandbox/profile.ts).
    */
   #orderBody(app: ApplicationRecord, userId: string, action: string, data: Record<string, unknown>): Record<string, unknown> {
     const now = this.clock.now();
@@ -248,7 +248,7 @@ export class Notifier {
 
   #headers(delivery: DeliveryRecord, now: number): Record<string, string> {
     // issue 26, documented profile: the Orders notification pages sign with a 13-digit millisecond ts (platform-facts
-    // "Webhooks"; https://www.mercadopago.com.ar/developers/en/docs/qr-code/notifications); the seed's is in seconds.
+    // "Webhooks"; https://www.mercadopago.com.uy/developers/en/docs/qr-code/notifications); the seed's is in seconds.
     // issue 27: either unit runs ahead by the configured skew (sandbox/domain/webhook-ts.ts).
     const ts = delivery.ts_ms ? this.webhookTs.tsMsFor(now) : this.webhookTs.tsFor(now);
     const headers: Record<string, string> = {

@@ -299,8 +299,9 @@ export class OrderService {
   }
 
   /**
-   * issue 26: PUT /sandbox/orders/{id}/status. What the Orders API shows (GET, and the data of later notifications)
-   * becomes `status` / `status_detail` until the order's next real change; nothing else about the order changes.
+   * issue 26: PUT /sandbox/orders/{id}/status. What the Orders API shows (GET and the other answers that carry the
+   * order) becomes `status` / `status_detail` until the order's next real change; nothing else about the order changes,
+   * and no notification is sent (the platform would not announce a status it does not document).
    */
   forceStatus(id: string, status: string, statusDetail: string): OrderRecord {
     const order = this.state.orders.get(id);
@@ -527,13 +528,13 @@ export class OrderService {
 
   /** platform-facts "Webhooks": the data object of an orders-topic notification. */
   webhookData(order: OrderRecord): Record<string, unknown> {
+    // A forced status (PUT /sandbox/orders/{id}/status) never reaches a notification: every change that notifies ends it.
     const data = this.#seedWebhookData(order);
-    if (order.forced_status) Object.assign(data, order.forced_status);
     if (!this.profile.documented) return data;
     // issue 26, documented profile: the real data carries no config.qr.external_pos_id (platform-facts "Webhooks"),
     // a paid order reads processed / processed, and payments carry reference: {id}.
     delete data.config;
-    if (!order.forced_status) data.status_detail = documentedStatusDetail(order.status, order.status_detail);
+    data.status_detail = documentedStatusDetail(order.status, order.status_detail);
     const transactions = data.transactions as { payments: Array<Record<string, unknown>> };
     transactions.payments = transactions.payments.map(documentedPayment);
     return data;
@@ -640,8 +641,9 @@ function renderPayment(payment: PaymentState, c: Currency): Order['transactions'
 }
 
 /**
- * issue 26, documented profile: platform-facts "Webhooks" (payments carry `reference: {id}`, not `reference_id`), as in
- * the QR notification example of https://www.mercadopago.com.ar/developers/en/docs/qr-code/notifications.
+ * issue 26, documented profile: platform-facts "Webhooks" (payments carry `reference: {id}`, not `reference_id`), for
+ * the QR notifications of https://www.mercadopago.com.uy/developers/en/docs/qr-code/notifications; the documented
+ * profile shows the same payment shape in GET answers, so a client reads either form (issue 26 "tolerant reader").
  */
 function documentedPayment(payment: Record<string, unknown>): Record<string, unknown> {
   const { reference_id: reference, ...rest } = payment;

@@ -5,11 +5,15 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { WebhookSignatureValidator } from 'mercadopago';
 import { advanceClock, newKey, placeOrder, readOrder, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startReceiver, type Received, type Receiver } from '../../support/receiver.ts';
 import { assertError } from '../../support/api-assertions.ts';
 import { DOCUMENTED_REFUND_ERRORS, SIMULATED_BODY_ORDER_ID } from '../../../sandbox/profile.ts';
+import { verifySignature } from '../../../relay/signature.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the test reads arbitrary wire fields
 
@@ -125,7 +129,7 @@ describe('issue 26: documented answers (platform-facts "Identifiers and formats"
     assert.deepEqual([...digits].sort((a, b) => a - b), [0, 2, 9]);
   });
 
-  it('a paid QR order is processed / processed, its payment processed / accredited with reference.id (QR order-transaction-status page)', async () => {
+  it('a paid QR order is processed / processed, its payment processed / accredited with reference.id (https://www.mercadopago.cl/developers/en/docs/qr-code/resources/status-order-transaction)', async () => {
     const order = await paid();
     const read = await readOrder(h, order.id, seller.token);
     assert.equal(read.status, 'processed');
@@ -152,11 +156,16 @@ describe('issue 26: documented notifications (platform-facts "Webhooks")', () =>
     const signature = headerOf(hook.received, 'x-signature');
     const ts = /^ts=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
     assert.ok(ts, signature);
-    assert.equal(ts[1]?.length, 13, 'milliseconds (https://www.mercadopago.com.ar/developers/en/docs/qr-code/notifications)');
+    assert.equal(ts[1]?.length, 13, 'milliseconds (https://www.mercadopago.com.uy/developers/en/docs/qr-code/notifications)');
     assert.equal(Number(ts[1]), h.clock.now(), 'the sandbox clock, in ms');
     const requestId = headerOf(hook.received, 'x-request-id');
     assert.equal(ts[2], createHmac('sha256', secret).update(`id:${order.id};request-id:${requestId};ts:${ts[1]};`).digest('hex'));
     WebhookSignatureValidator.validate({ xSignature: signature, xRequestId: requestId, dataId: order.id, secret });
+    // The project's own relay reads the 13 digits as milliseconds for its freshness check (relay/signature.ts).
+    assert.deepEqual(verifySignature({ header: signature, requestId, dataId: order.id, secrets: [secret], nowMs: h.clock.now(), toleranceSeconds: 300 }), {
+      ok: true,
+      tsMs: h.clock.now(),
+    });
     const body = hook.body;
     assert.equal(body.action, 'order.processed');
     assert.equal(body.data.id, order.id);
@@ -181,6 +190,10 @@ describe('issue 26: documented notifications (platform-facts "Webhooks")', () =>
       assert.match(headerOf(hook.received, 'x-signature'), /^ts=\d{10},v1=/);
       assert.equal(hook.body.data.config.qr.external_pos_id, 'POS001');
       assert.equal(hook.body.user_id, seller.user_id);
+      const simulated = await h.request('POST', `/sandbox/applications/${seller.client_id}/simulate-notification`, { body: { data_id: 'ORD00000000000000000000000044' } });
+      assert.equal(simulated.status, 201, simulated.text);
+      const [attempt] = (await h.request('GET', '/sandbox/deliveries?data_id=ORD00000000000000000000000044')).body.deliveries as Json[];
+      assert.match(attempt?.headers['x-signature'], /^ts=\d{10},v1=/, 'the seed profile simulates in seconds');
     } finally {
       await h.request('PUT', '/sandbox/profile', { body: { profile: 'documented' } });
     }
@@ -442,6 +455,36 @@ describe('issue 26: an order made in the documented profile stays readable after
       assert.match(read.created_date, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     } finally {
       await h.request('PUT', '/sandbox/profile', { body: { profile: 'documented' } });
+    }
+  });
+});
+
+describe('issue 26: with a data file, a running asynchronous refund and a forced status survive a restart', () => {
+  it('the refund completes after the restart; the forced status is still shown', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-documented-'));
+    const dataFile = path.join(dir, 'sb.sqlite');
+    try {
+      const first = await startSandbox({ profile: 'documented', dataFile });
+      const owner = await first.seller('AR');
+      const order = await placeOrder(first, owner);
+      await first.request('POST', `/sandbox/orders/${order.id}/pay`, { body: { outcome: 'approved' } });
+      assert.equal((await first.request('POST', `/v1/orders/${order.id}/refund`, { token: owner.token, key: newKey() })).status, 201);
+      const forced = await placeOrder(first, owner);
+      await first.request('PUT', `/sandbox/orders/${forced.id}/status`, { body: { status: 'pending_review' } });
+      await first.close();
+
+      const second = await startSandbox({ profile: 'documented', dataFile });
+      try {
+        assert.equal((await readOrder(second, order.id, owner.token)).transactions.refunds[0].status, 'processing');
+        assert.equal((await readOrder(second, forced.id, owner.token)).status, 'pending_review');
+        await advanceClock(second, 10);
+        const done = await readOrder(second, order.id, owner.token);
+        assert.deepEqual([done.status, done.status_detail, done.transactions.payments[0].refunded_amount], ['refunded', 'refunded', '100.00']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

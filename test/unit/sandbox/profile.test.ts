@@ -59,7 +59,7 @@ describe('documented profile: formats (platform-facts "Identifiers and formats")
 });
 
 describe('documented profile: states and refunds', () => {
-  it('a paid order reads processed / processed (QR order-transaction-status page); other details are kept', () => {
+  it('a paid order reads processed / processed (https://www.mercadopago.cl/developers/en/docs/qr-code/resources/status-order-transaction); other details are kept', () => {
     assert.equal(documentedStatusDetail('processed', 'accredited'), 'processed');
     assert.equal(documentedStatusDetail('processed', 'partially_refunded'), 'partially_refunded');
     assert.equal(documentedStatusDetail('refunded', 'refunded'), 'refunded');
