@@ -18,6 +18,7 @@ import { PlatformHttp } from './platform/http.ts';
 import { OAuthClient } from './platform/oauth-client.ts';
 import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
 import { OrdersClient, type TokenProvider } from './platform/orders-client.ts';
+import { PlatformAnswerJournal } from './platform/answer-journal.ts';
 import { StoresClient } from './platform/stores-client.ts';
 import { PlatformError } from './platform/errors.ts';
 import { PlatformHealthProbe, platformHealthCheck } from './platform/health-probe.ts';
@@ -57,8 +58,8 @@ export function composePlatformHttp(o: { platformUrl: string; clock: Clock; rand
 export type CallObserver = <T>(call: () => Promise<T>) => Promise<T>;
 
 /** The Orders API as the core uses it: OrdersClient over `http` with the session's tokens, each call observed. */
-export function composeOrdersPort(http: PlatformHttp, tokens: TokenProvider, observe: CallObserver = (call) => call()): OrdersPort {
-  const client = new OrdersClient(http, tokens);
+export function composeOrdersPort(http: PlatformHttp, tokens: TokenProvider, observe: CallObserver = (call) => call(), journal?: PlatformAnswerJournal): OrdersPort {
+  const client = new OrdersClient(http, tokens, journal);
   return {
     create: (body, o) => observe(() => client.create(body, o)),
     get: (id) => observe(() => client.get(id)),
@@ -161,7 +162,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
       throw error;
     }
   };
-  const orders = composeOrdersPort(http, session, observe);
+  // issue 26: the platform answers the kiosk could not fully read, kept (redacted) for the log and the support bundle.
+  const platformAnswers = new PlatformAnswerJournal({ logger, clock });
+  const orders = composeOrdersPort(http, session, observe, platformAnswers);
 
   // issue 14: an order's outbox items by index (Outbox.pendingFor), never by listing the whole outbox.
   // issue 15: an order past created takes its stale cancels out of the outbox first (Outbox.dropStaleCancels).
@@ -256,6 +259,7 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     onApproved: (method, manager) => audit.append({ actor: `manager:${manager.id}`, action: 'pin.approved', subject: method, detail: { name: manager.name } }),
   });
   const services: CoreServices = {
+    platformAnswers,
     platformUrl: options.platformUrl,
     vault: options.vault,
     training,

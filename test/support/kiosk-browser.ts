@@ -62,6 +62,11 @@ export interface KioskBrowserOptions {
   relay?: boolean;
   /** The core's polling interval (default 500 ms). */
   pollIntervalMs?: number;
+  /**
+   * The core's fetch toward the platform and the relay (compose's `fetch`): a test wraps the real one to rewrite what
+   * the real sandbox answers (issue 26: a status the kiosk does not know). Default: the global fetch.
+   */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -91,6 +96,7 @@ export async function startKioskBrowser(options: KioskBrowserOptions = {}): Prom
       else opened.push(page);
     },
     ...(options.printer ? { printer: options.printer } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.vaultWarning ? { vaultWarning: options.vaultWarning } : {}),
   });
   await core.start();

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Clock, Logger, OrdersPort, ReceiptPrinter, TokenVault, TrainingPort } from '../ports.ts';
 import type { OrdersRepo } from '../store/orders-repo.ts';
+import type { PlatformAnswerJournal } from '../platform/answer-journal.ts';
 import type { OperationsRepo } from '../store/operations-repo.ts';
 import type { KeyValue } from '../store/settings-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
@@ -22,6 +23,8 @@ import type { Order } from '../../../shared/schemas/order.ts';
  * compose (compose.ts), then handed to each module, which takes only what it uses.
  */
 export interface CoreServices {
+  /** issue 26: platform answers the kiosk could not fully read (redacted), for the support bundle. */
+  platformAnswers?: PlatformAnswerJournal;
   platformUrl: string;
   vault: TokenVault;
   training: TrainingPort | null;

@@ -41,6 +41,11 @@ export interface PlatformRequestOptions<T> {
   token?: string;
   /** Parses a 2xx body; a body that does not fit is PlatformError(status, 'unexpected_response'). */
   schema?: z.ZodType<T>;
+  /**
+   * Told the 2xx body `schema` refused (parsed JSON, or the text when it is not JSON) and where (issue 26: the raw
+   * answer of an unreadable order is kept, redacted, for diagnosis). Its errors are ignored.
+   */
+  onUnreadable?: (body: unknown, reason: string) => void;
   /** Overrides the client's policy for this call. */
   retry?: RetryPolicy;
 }
@@ -153,7 +158,10 @@ export class PlatformHttp {
     const json = parseJson(text);
     if (status >= 200 && status < 300) {
       if (options.schema === undefined) return { ok: true, value: (json.ok ? json.value : undefined) as T };
-      if (!json.ok) return { ok: false, error: unexpected(status, 'the body is not JSON', text), waitMs: null };
+      if (!json.ok) {
+        tell(options.onUnreadable, text, 'the body is not JSON');
+        return { ok: false, error: unexpected(status, 'the body is not JSON', text), waitMs: null };
+      }
       const parsed = options.schema.safeParse(json.value);
       if (parsed.success) return { ok: true, value: parsed.data };
       // Paths and issue codes only: the values may be tokens (an /oauth/token answer) and never go into a message.
@@ -161,6 +169,7 @@ export class PlatformHttp {
         .slice(0, 5)
         .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`)
         .join('; ');
+      tell(options.onUnreadable, json.value, where);
       return { ok: false, error: unexpected(status, where, text), waitMs: null };
     }
 
@@ -222,6 +231,15 @@ function decoded(response: IncomingMessage): Readable {
   if (decoder === null) return response;
   response.on('error', (error) => decoder.destroy(error));
   return response.pipe(decoder);
+}
+
+/** Calls the onUnreadable hook; a hook that throws changes nothing of the call. */
+function tell(hook: ((body: unknown, reason: string) => void) | undefined, body: unknown, reason: string): void {
+  try {
+    hook?.(body, reason);
+  } catch {
+    // Diagnosis only.
+  }
 }
 
 function unexpected(status: number, what: string, text: string): PlatformError {

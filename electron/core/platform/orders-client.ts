@@ -1,5 +1,8 @@
 import type { CreateOrderRequest, Order, RefundOrderRequest } from '../../../shared/schemas/order.ts';
+import type { z } from 'zod';
 import { platformOrderSchema, platformRefundResponseSchema, type PlatformRefundResponse } from '../../../shared/schemas/platform-order.ts';
+import { UNCONFIRMED } from '../../../shared/order-status.ts';
+import type { PlatformAnswerJournal } from './answer-journal.ts';
 import type { OrdersPort, WriteOptions } from '../ports.ts';
 import type { PlatformHttp } from './http.ts';
 
@@ -20,31 +23,49 @@ export class OrdersClient implements OrdersPort {
   constructor(
     private readonly http: PlatformHttp,
     private readonly session: TokenProvider,
+    /** issue 26: where an unreadable answer and an unknown status are kept (redacted) for diagnosis; none in some tests. */
+    private readonly journal?: PlatformAnswerJournal,
   ) {}
 
   /** seed 4.3: POST /v1/orders → the order in status created. */
   async create(body: CreateOrderRequest, options: WriteOptions): Promise<Order> {
     const idempotencyKey = requireKey(options);
-    return this.session.withToken((token) => this.http.request('POST', '/v1/orders', { body, token, idempotencyKey, schema: platformOrderSchema }));
+    const call = 'POST /v1/orders';
+    return this.#seen(call, await this.session.withToken((token) => this.http.request('POST', '/v1/orders', { body, token, idempotencyKey, ...this.#read(call, platformOrderSchema) })));
   }
 
   /** seed 4.4: GET /v1/orders/{id}; reads carry no idempotency key. */
   async get(id: string): Promise<Order> {
-    return this.session.withToken((token) => this.http.request('GET', orderPath(id), { token, schema: platformOrderSchema }));
+    const call = `GET ${orderPath(id)}`;
+    return this.#seen(call, await this.session.withToken((token) => this.http.request('GET', orderPath(id), { token, ...this.#read(call, platformOrderSchema) })));
   }
 
   /** seed 4.5: POST /v1/orders/{id}/cancel, no body → the order, canceled. */
   async cancel(id: string, options: WriteOptions): Promise<Order> {
     const idempotencyKey = requireKey(options);
-    return this.session.withToken((token) => this.http.request('POST', `${orderPath(id)}/cancel`, { token, idempotencyKey, schema: platformOrderSchema }));
+    const call = `POST ${orderPath(id)}/cancel`;
+    return this.#seen(call, await this.session.withToken((token) => this.http.request('POST', `${orderPath(id)}/cancel`, { token, idempotencyKey, ...this.#read(call, platformOrderSchema) })));
   }
 
   /** seed 4.6: no body for a full refund; `{transactions:[{id, amount}]}` for a partial one. */
   async refund(id: string, body: RefundOrderRequest | undefined, options: WriteOptions): Promise<PlatformRefundResponse> {
     const idempotencyKey = requireKey(options);
+    const call = `POST ${orderPath(id)}/refund`;
     return this.session.withToken((token) =>
-      this.http.request('POST', `${orderPath(id)}/refund`, { ...(body !== undefined ? { body } : {}), token, idempotencyKey, schema: platformRefundResponseSchema }),
+      this.http.request('POST', `${orderPath(id)}/refund`, { ...(body !== undefined ? { body } : {}), token, idempotencyKey, ...this.#read(call, platformRefundResponseSchema) }),
     );
+  }
+
+  /** The reader of one call, telling the journal what it could not read (issue 26). */
+  #read<T>(call: string, schema: z.ZodType<T>): { schema: z.ZodType<T>; onUnreadable?: (raw: unknown, reason: string) => void } {
+    const journal = this.journal;
+    return journal ? { schema, onUnreadable: (raw, reason) => journal.unreadable(call, raw, reason) } : { schema };
+  }
+
+  /** An order read with a status the kiosk does not know goes to the journal once (issue 26); the order is returned. */
+  #seen(call: string, order: Order): Order {
+    if (order.status === UNCONFIRMED) this.journal?.unconfirmed(call, order);
+    return order;
   }
 }
 

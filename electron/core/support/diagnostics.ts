@@ -7,6 +7,7 @@ import type { AuditEntry } from '../store/audit-log.ts';
 import type { EffectiveSettings } from '../settings/kiosk-settings.ts';
 import { redactAgain } from '../logger.ts';
 import type { ArchiveFile } from './archive.ts';
+import type { PlatformAnswerNote } from '../platform/answer-journal.ts';
 import type { Connectivity, OutboxItem, SessionState } from '../../../shared/kiosk-api.ts';
 import { SUPPORT_BUNDLE_DAYS } from '../../../shared/support-api.ts';
 import projectPackage from '../../../package.json' with { type: 'json' };
@@ -38,6 +39,8 @@ export interface DiagnosticsSources {
   audit(limit: number): AuditEntry[];
   /** The running kiosk's secrets (KioskCore.secrets()), for the second redaction. */
   secrets(): readonly string[];
+  /** issue 26: platform answers the kiosk could not fully read, already redacted (platform/answer-journal.ts). */
+  platformAnswers?(): readonly PlatformAnswerNote[];
 }
 
 /** A part that could not be read: named in the manifest, the rest of the bundle is still made. */
@@ -76,6 +79,8 @@ export async function collectDiagnostics(sources: DiagnosticsSources): Promise<{
   }));
   part('outbox.json', () => outboxSummary(sources.outbox()));
   part('database.json', () => databaseCheck(sources.db));
+  // issue 26: so a new platform value is diagnosable; kept since the kiosk started (the log has them too).
+  part('platform-answers.json', () => ({ keptSinceStart: true, answers: sources.platformAnswers?.() ?? [] }));
   for (const file of await logFiles(sources.logsDir, since, secrets, problems)) files.push(file);
   return { files, problems };
 }

@@ -40,6 +40,7 @@ export function withSupport(services: CoreServices, options: Pick<KioskCoreOptio
       outbox: () => services.outbox.list(),
       audit: (limit) => services.audit.list(limit),
       secrets: () => core.secrets(),
+      platformAnswers: () => services.platformAnswers?.list() ?? [],
     });
     const createdAt = new Date(services.clock.now()).toISOString();
     const { buildArchive } = await loadArchive();

@@ -80,7 +80,7 @@ describe('support bundle', () => {
       writeFileSync(file, bytes);
       await extract({ file, cwd: out });
       const names = readdirSync(out).filter((name) => name !== bundle.value.fileName).sort();
-      assert.deepEqual(names, ['connectivity.json', 'database.json', 'logs-kiosk.log', 'manifest.json', 'outbox.json', 'settings.json', 'versions.json']);
+      assert.deepEqual(names, ['connectivity.json', 'database.json', 'logs-kiosk.log', 'manifest.json', 'outbox.json', 'platform-answers.json', 'settings.json', 'versions.json']);
 
       const read = (name: string) => readFileSync(join(out, name));
       const manifest = JSON.parse(read('manifest.json').toString()) as { files: { name: string; bytes: number; sha256: string }[]; problems: unknown[] };
