@@ -194,6 +194,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     // issue 14: ids from the open_orders table (kept by OrdersRepo.save), no order body read; only orders that can still change.
     awaiting: () => ordersRepo.nonFinalIds().filter((o) => o.status === 'created').map((o) => o.id),
     nonFinal: () => ordersRepo.nonFinalIds().map((o) => o.id),
+    // issue 26: a non-final order past created holds a refund in progress (shared/order-status.ts isFinalOrder): it is
+    // followed with GETs until the platform says the refund settled (an asynchronous full refund shows "in progress").
+    followUp: () => ordersRepo.nonFinalIds().filter((o) => o.status !== 'created').map((o) => o.id),
     sellerId: () => session.userId,
     clock,
     random,
