@@ -62,6 +62,8 @@ export interface KioskBrowserOptions {
   relay?: boolean;
   /** The core's polling interval (default 500 ms). */
   pollIntervalMs?: number;
+  /** The core's fetch for the platform (issue 26: test/support/async-refunds.ts reads answers the documented async way). */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function startKioskBrowser(options: KioskBrowserOptions = {}): Prom
       else opened.push(page);
     },
     ...(options.printer ? { printer: options.printer } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.vaultWarning ? { vaultWarning: options.vaultWarning } : {}),
   });
   await core.start();

@@ -1,16 +1,11 @@
-// issue 26 "Refunds as documented": a full refund answered the documented asynchronous way. platform-facts "Order
-// states as the real platform documents them": "the QR refund reference answers with the order still processed /
-// accredited while the refund runs ('check transactions.refunds.status with Get order, and enable webhooks')". The
-// sandbox's seed profile answers `refunded` with the refund `processing`; this test puts a real HTTP layer between
-// the kiosk and the sandbox (the core's own `fetch` option) that reads each answer with a refund still processing the
-// documented way (order and payment processed / accredited), until the sandbox settles the refund and answers
-// `refunded` as both documents do. The kiosk, without a relay, must show the sale "in progress" (processed with its
-// refund processing), follow it with GETs until the platform says refunded, and count it once in the Z report.
+// issue 26 "Refunds as documented": a full refund answered the documented asynchronous way (platform-facts "Order
+// states as the real platform documents them"; the answers re-read by test/support/async-refunds.ts over the real
+// sandbox). The kiosk, without a relay, must show the sale "in progress" (processed with its refund processing),
+// follow it with GETs until the platform says refunded, and count it once in the Z report.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PIN, startLiveCore, until, type LiveCore } from './kiosk-cores.ts';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+import { asyncRefundsFetch } from '../../support/async-refunds.ts';
 
 let k: LiveCore | undefined;
 afterEach(async () => {
@@ -18,26 +13,10 @@ afterEach(async () => {
   k = undefined;
 });
 
-/** The documented asynchronous reading of an order answer whose refund is still processing (see the header). */
-function documentedAsync(body: Json): Json {
-  const refunds: Json[] = body.transactions?.refunds ?? [];
-  if (body.status !== 'refunded' || !refunds.some((r) => r.status === 'processing')) return body;
-  const payments = (body.transactions.payments as Json[] | undefined)?.map((p) => ({ ...p, status: 'processed', status_detail: 'accredited' }));
-  return { ...body, status: 'processed', status_detail: 'accredited', transactions: { ...body.transactions, ...(payments ? { payments } : {}) } };
-}
-
-const asyncRefunds: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-  if (!/^\/v1\/orders\/[^/]+(?:\/refund)?$/.test(url.pathname) || !response.ok) return response;
-  const body = documentedAsync((await response.json()) as Json);
-  return new Response(JSON.stringify(body), { status: response.status, headers: { 'content-type': 'application/json' } });
-};
-
 const today = () => ({ since: new Date(Date.now() - 3_600_000).toISOString(), until: new Date(Date.now() + 3_600_000).toISOString() });
 
 test('issue 26: an asynchronous full refund shows in progress (processed, refund processing), is followed with GETs until refunded, and the Z report counts it once', async () => {
-  k = await startLiveCore({ country: 'AR', extra: { fetch: asyncRefunds } });
+  k = await startLiveCore({ country: 'AR', extra: { fetch: asyncRefundsFetch } });
   const live = k;
   // The sale and its refund in one report: the platform's clock (the sale's date) is moved to the kiosk's (the refund's).
   live.h.clock.advance(Math.max(0, Date.now() - live.h.clock.now()));
