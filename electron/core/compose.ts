@@ -200,6 +200,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     nonFinal: () => ordersRepo.nonFinalIds().map((o) => o.id),
     // issue 26: an order the platform answered with a status the kiosk does not know is checked again at every tick.
     unconfirmed: () => ordersRepo.nonFinalIds().filter((o) => o.status === UNCONFIRMED).map((o) => o.id),
+    // issue 26: a non-final order past created holds a refund in progress (shared/order-status.ts isFinalOrder): it is
+    // followed with GETs until the platform says the refund settled (an asynchronous full refund shows "in progress").
+    followUp: () => ordersRepo.nonFinalIds().filter((o) => o.status !== 'created' && o.status !== UNCONFIRMED).map((o) => o.id),
     sellerId: () => session.userId,
     clock,
     random,

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
 import { awayFromMidnight } from '../support/midnight.ts';
 import { openOrder, paidOrder, press } from '../support/history-screen.ts';
+import { asyncRefundsFetch } from '../support/async-refunds.ts';
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 30_000 };
@@ -77,6 +78,37 @@ test('issue 26: a Brazilian seller\'s refund dialog offers the whole payment onl
     await press(k.page.getByTestId('refund-pin'), PIN);
     await k.page.getByTestId('confirm-refund').click();
     await k.page.locator('[data-testid="refund-result"][data-state="done"]').waitFor(WAIT);
+  } finally {
+    await k.close();
+  }
+});
+
+test('issue 26: a full refund answered asynchronously reads "Devolución en curso" in History and the sale until the platform says refunded', { skip }, async () => {
+  await awayFromMidnight();
+  const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 }, fetch: asyncRefundsFetch });
+  try {
+    assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
+    const { id } = await paidOrder(k, '60.00');
+    await openOrder(k, id);
+    await k.page.getByTestId('refund').click();
+    await k.page.getByTestId('refund-next').click();
+    await press(k.page.getByTestId('refund-pin'), PIN);
+    await k.page.getByTestId('confirm-refund').click();
+    await k.page.locator('[data-testid="refund-result"][data-state="done"]').waitFor(WAIT);
+    await k.page.getByTestId('refund-close').click();
+    const badge = k.page.locator('[data-testid="order-status"] [data-refunding="true"]');
+    await badge.waitFor(WAIT);
+    assert.equal((await badge.textContent())?.trim(), 'Devolución en curso');
+    assert.equal(await k.page.getByTestId('order-status').getAttribute('data-status'), 'processed', 'the documented answer: still processed');
+    await k.screenshot('refund-documented-in-progress');
+    await k.page.getByTestId('back').click();
+    const row = k.page.locator(`[data-testid="history-row"][data-order-id="${id}"] [data-refunding="true"]`);
+    await row.waitFor(WAIT);
+    assert.equal((await row.textContent())?.trim(), 'Devolución en curso');
+    // The platform settles the refund: the kiosk's GETs (and the relay's order.refunded) bring "refunded".
+    await k.platform.sandbox.advance(15);
+    await k.page.locator(`[data-testid="history-row"][data-order-id="${id}"] [data-testid="row-status"][data-status="refunded"]`).waitFor(WAIT);
+    assert.equal(await row.count(), 0, 'no longer in progress');
   } finally {
     await k.close();
   }

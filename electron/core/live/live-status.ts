@@ -30,6 +30,14 @@ export interface LiveStatusOptions {
    */
   unconfirmed?: () => string[];
   /**
+   * issue 26: ids of the stored orders with a refund in progress (platform-facts "A full refund may be asynchronous":
+   * the order stays processed / accredited while it runs, "check transactions.refunds.status with Get order"). Each is
+   * GET every `followUpMs` whether or not the relay is live, until it leaves this list. Default none.
+   */
+  followUp?: () => string[];
+  /** How often an order of `followUp` is GET. Default 10 s. */
+  followUpMs?: number;
+  /**
    * The seller this kiosk's token speaks for (the session's user_id); null while unknown. A platform answer about an
    * order of another seller is never stored or shown (issue 12).
    */
@@ -82,6 +90,8 @@ export class LiveStatus {
   readonly #gets = new CoalescedCalls<Order>();
   /** Orders whose event-triggered GET failed: the poller GETs them at every tick until the platform answers. */
   readonly #recheck = new Set<string>();
+  /** issue 26: when each order with a refund in progress was last handed to the poller (clock ms). */
+  readonly #followedAt = new Map<string, number>();
   /** Event handling in progress (the stream does not wait for it); stop() waits for it. */
   readonly #handling = new Set<Promise<EventOutcome>>();
   #subscriber: RelaySubscriber | null;
@@ -94,7 +104,7 @@ export class LiveStatus {
     this.poller = new OrderPoller({
       orders: { get: (id) => this.#get(id) },
       awaiting: options.awaiting,
-      recheck: () => [...this.#recheck, ...(options.unconfirmed?.() ?? [])],
+      recheck: () => [...this.#recheck, ...(options.unconfirmed?.() ?? []), ...this.#dueFollowUps()],
       relayLive: () => this.#subscriber?.status === 'live',
       onOrder: (order, source) => void this.tracker.apply({ order, source }),
       clock: options.clock,
@@ -157,6 +167,27 @@ export class LiveStatus {
 
   get connectivity(): Connectivity {
     return { relay: this.#subscriber?.status ?? 'offline', relayError: this.#subscriber?.lastError ?? null, poller: this.poller.status };
+  }
+
+  /** The orders with a refund in progress whose follow-up GET is due now (followUp, followUpMs); marks them asked. */
+  #dueFollowUps(): string[] {
+    const ids = this.#options.followUp?.() ?? [];
+    const now = this.#options.clock.now();
+    const every = this.#options.followUpMs ?? 10_000;
+    const due: string[] = [];
+    for (const id of ids) {
+      if (this.#recheck.has(id)) continue;
+      const last = this.#followedAt.get(id);
+      if (last === undefined || now - last >= every) {
+        this.#followedAt.set(id, now);
+        due.push(id);
+      }
+    }
+    if (this.#followedAt.size > ids.length) {
+      const still = new Set(ids);
+      for (const id of this.#followedAt.keys()) if (!still.has(id)) this.#followedAt.delete(id);
+    }
+    return due;
   }
 
   /** Reconciles the non-final orders (crash recovery), then subscribes and starts the poller. Never rejects. */

@@ -425,6 +425,8 @@ const en = {
   // issue 26: the platform answered with a status the kiosk does not know; it keeps checking. Never "paid".
   'status.unconfirmed': 'Not confirmed yet',
   'status.partially_refunded': 'Partially refunded',
+  // issue 26: a full refund answered asynchronously (the order still processed while the refund runs).
+  'status.refundInProgress': 'Refund in progress',
   'status.unknown': 'Unknown status ({status})',
   'common.errorFallback': 'Something went wrong: {message}',
   'common.cancel': 'Cancel',
@@ -470,6 +472,7 @@ const es: Translation<typeof en> = {
   'status.expired': 'Vencido',
   'status.unconfirmed': 'Aún no confirmado',
   'status.partially_refunded': 'Devuelto en parte',
+  'status.refundInProgress': 'Devolución en curso',
   'status.unknown': 'Estado desconocido ({status})',
   'common.errorFallback': 'Algo salió mal: {message}',
   'common.cancel': 'Cancelar',
@@ -515,6 +518,7 @@ const pt: Translation<typeof en> = {
   'status.expired': 'Expirado',
   'status.unconfirmed': 'Ainda não confirmado',
   'status.partially_refunded': 'Reembolsado em parte',
+  'status.refundInProgress': 'Reembolso em andamento',
   'status.unknown': 'Status desconhecido ({status})',
   'common.errorFallback': 'Algo deu errado: {message}',
   'common.cancel': 'Cancelar',

@@ -34,7 +34,7 @@ export interface LiveCore extends RunningCore {
   seller: SellerWithToken;
 }
 
-type Extra = Partial<Pick<KioskCoreOptions, 'printer' | 'openBrowser' | 'pollIntervalMs'>>;
+type Extra = Partial<Pick<KioskCoreOptions, 'printer' | 'openBrowser' | 'pollIntervalMs' | 'fetch'>>;
 
 /**
  * A core composed over `dir` on `platform` as both helpers build it (memory vault, log lines kept, events recorded),
