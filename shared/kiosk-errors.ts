@@ -71,6 +71,8 @@ export const KIOSK_ERRORS = {
   // Catalog, receipts and training.
   item_not_found: { message: 'No such product in the catalog.', retryable: false },
   duplicate_code: { message: 'Another product already has that code.', retryable: false },
+  // issue 26: platform-facts "Create-order limits", items[].external_code at most 30 characters.
+  code_too_long: { message: 'A product code has at most 30 characters (the payment platform refuses longer ones).', retryable: false },
   catalog_full: { message: 'The catalog is full; delete some products first.', retryable: false },
   invalid_csv: { message: 'The file has rows that cannot be read; nothing was imported.', retryable: false },
   print_failed: { message: 'The receipt could not be printed; check the printer, or print from the dialog.', retryable: true },

@@ -77,6 +77,8 @@ export function saleApi(deps: CoreServices): SaleApi {
         transactions: { payments: [{ amount }] },
         ...(lines.items ? { items: lines.items } : {}),
       };
+      // issue 26: the sale's own lines, when the platform gets fewer, are stored with its reference before the send.
+      if (lines.lines) deps.saleLines.save(request.external_reference, lines.lines);
       // createOrResume stores the order; the screens hear of it here (the tracker would see nothing newer). Charging
       // the same sale again after no answer re-sends that create with its key: never a second order.
       let order: Order;
@@ -93,6 +95,8 @@ export function saleApi(deps: CoreServices): SaleApi {
         deps.posCheck.record(s.posId, null);
         return { ok: false, error: kioskError('pos_missing', `The platform has no point of sale ${s.posId}; a manager must choose or create one.`) };
       }
+      // A charge that resumed an earlier one (same sale) has that one's reference and lines.
+      if (lines.lines && order.external_reference !== request.external_reference) deps.saleLines.forget(request.external_reference);
       ordersRepo.attribute(order.id, seller.value.cashier, seller.value.shiftId);
       orderChanged(order);
       return ok(orderView(order));
