@@ -25,6 +25,7 @@ import { composeDay } from './people/day-services.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
 import { toKioskOrder } from './kiosk-order.ts';
 import { SaleLinesRepo } from './store/sale-lines-repo.ts';
+import { RecoveredSales } from './orders/recovered-sales.ts';
 import { createGuards } from './api/guards.ts';
 import type { CoreServices } from './api/services.ts';
 import { PosCheck } from './api/setup.ts';
@@ -160,6 +161,8 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
   // issue 15: an order past created takes its stale cancels out of the outbox first (Outbox.dropStaleCancels).
   // issue 26: the sale's own lines, when the platform was sent fewer (store/sale-lines-repo.ts).
   const saleLines = new SaleLinesRepo(db);
+  // issue 27: orders crash recovery made, for the next charge to resume or withdraw (orders/recovered-sales.ts).
+  const recoveredSales = new RecoveredSales(settingsRepo.kv<string[]>('recovered_sales'));
   const orderChanged = (order: Order) => {
     outbox.dropStaleCancels(order);
     emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)) });
@@ -276,6 +279,7 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     orderChanged,
     orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)),
     saleLines,
+    recoveredSales,
     guards,
   };
   return withHeartbeat(services, options.fetch, withSupport(services, options, {
@@ -298,7 +302,8 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
         }
       }
       if (session.state === 'connected') {
-        await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
+        const recovered = await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
+        recoveredSales.add(recovered.creates.flatMap((c) => (c.outcome === 'created' && c.orderId ? [c.orderId] : [])));
       }
       outbox.start();
       day.start();
