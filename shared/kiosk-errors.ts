@@ -62,7 +62,7 @@ export const KIOSK_ERRORS = {
   create_superseded: { message: 'Another sale was charged after this one got no answer.', retryable: false },
   create_abandoned: { message: 'The charge could not be confirmed and was given up.', retryable: false },
   // issue 26: the platform made the order but its answer could not be read; the kiosk withdraws it (History shows it).
-  create_unreadable: { message: "The platform's answer to this charge could not be read; the order it made is being withdrawn. Charge again.", retryable: true },
+  create_unreadable: { message: "The platform's answer to this charge could not be read; the order it made is being withdrawn. Charge again.", retryable: false },
   idempotency_window_passed: { message: 'Too much time passed to send this safely.', retryable: false },
   refund_request_conflict: { message: 'This refund request was already recorded for another sale or amount.', retryable: false },
   not_retryable: { message: 'Only a failed or waiting item can be retried.', retryable: false },
