@@ -4,6 +4,7 @@ import { ORDER_STATUSES, QR_MODES, type KioskOrderStatus } from './schemas/order
 import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
+import { MAX_SALE_LINES } from './platform-limits.ts';
 export type { KioskErrorCode } from './kiosk-errors.ts';
 import type { RelayProblemCode } from './relay-problems.ts';
 import { setupInputs, type SetupOutputs } from './setup-api.ts';
@@ -247,7 +248,8 @@ export const kioskInputs = {
           externalCode: z.string().min(1).max(64).optional(),
         }),
       )
-      .max(10)
+      // issue 26: the platform takes 10 items; a bigger cart is folded for it (orders/order-items.ts).
+      .max(MAX_SALE_LINES)
       .optional(),
   }),
   getOrder: z.strictObject({ id: orderId, refresh: z.boolean().optional() }),

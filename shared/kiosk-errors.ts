@@ -62,7 +62,7 @@ export const KIOSK_ERRORS = {
   create_superseded: { message: 'Another sale was charged after this one got no answer.', retryable: false },
   create_abandoned: { message: 'The charge could not be confirmed and was given up.', retryable: false },
   // issue 26: the platform made the order but its answer could not be read; the kiosk withdraws it (History shows it).
-  create_unreadable: { message: "The platform's answer to this charge could not be read; the order it made is being withdrawn. Charge again.", retryable: true },
+  create_unreadable: { message: "The platform's answer to this charge could not be read; the order it made is being withdrawn. Charge again.", retryable: false },
   idempotency_window_passed: { message: 'Too much time passed to send this safely.', retryable: false },
   refund_request_conflict: { message: 'This refund request was already recorded for another sale or amount.', retryable: false },
   not_retryable: { message: 'Only a failed or waiting item can be retried.', retryable: false },
@@ -71,6 +71,8 @@ export const KIOSK_ERRORS = {
   // Catalog, receipts and training.
   item_not_found: { message: 'No such product in the catalog.', retryable: false },
   duplicate_code: { message: 'Another product already has that code.', retryable: false },
+  // issue 26: platform-facts "Create-order limits", items[].external_code at most 30 characters.
+  code_too_long: { message: 'A product code has at most 30 characters (the payment platform refuses longer ones).', retryable: false },
   catalog_full: { message: 'The catalog is full; delete some products first.', retryable: false },
   invalid_csv: { message: 'The file has rows that cannot be read; nothing was imported.', retryable: false },
   print_failed: { message: 'The receipt could not be printed; check the printer, or print from the dialog.', retryable: true },

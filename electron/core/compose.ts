@@ -25,6 +25,8 @@ import { PlatformHealthProbe, platformHealthCheck } from './platform/health-prob
 import { composeDay } from './people/day-services.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
 import { toKioskOrder } from './kiosk-order.ts';
+import { SaleLinesRepo } from './store/sale-lines-repo.ts';
+import { RecoveredSales } from './orders/recovered-sales.ts';
 import { createGuards } from './api/guards.ts';
 import type { CoreServices } from './api/services.ts';
 import { PosCheck } from './api/setup.ts';
@@ -168,9 +170,13 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
 
   // issue 14: an order's outbox items by index (Outbox.pendingFor), never by listing the whole outbox.
   // issue 15: an order past created takes its stale cancels out of the outbox first (Outbox.dropStaleCancels).
+  // issue 26: the sale's own lines, when the platform was sent fewer (store/sale-lines-repo.ts).
+  const saleLines = new SaleLinesRepo(db);
+  // issue 27: orders crash recovery made, for the next charge to resume or withdraw (orders/recovered-sales.ts).
+  const recoveredSales = new RecoveredSales(settingsRepo.kv<string[]>('recovered_sales'));
   const orderChanged = (order: Order) => {
     outbox.dropStaleCancels(order);
-    emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id)) });
+    emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)) });
   };
   const outbox = composeOutbox(store, orders, {
     clock,
@@ -295,7 +301,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     sessionState,
     emit,
     orderChanged,
-    orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id)),
+    orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)),
+    saleLines,
+    recoveredSales,
     guards,
   };
   return withHeartbeat(services, options.fetch, withSupport(services, options, {
@@ -318,7 +326,8 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
         }
       }
       if (session.state === 'connected') {
-        await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
+        const recovered = await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
+        recoveredSales.add(recovered.creates.flatMap((c) => (c.outcome === 'created' && c.orderId ? [c.orderId] : [])));
       }
       outbox.start();
       day.start();

@@ -92,6 +92,11 @@ export async function createOrResume(
   }
 }
 
+/** Whether two create requests charge the same sale (saleOf). */
+export function sameSale(a: CreateOrderRequest, b: CreateOrderRequest): boolean {
+  return saleOf(a) === saleOf(b);
+}
+
 /** A create request as a sale: everything but the external reference, which the kiosk makes anew for every charge. */
 function saleOf(request: CreateOrderRequest): string {
   const { external_reference: _reference, ...sale } = request;

@@ -186,6 +186,21 @@ const MIGRATIONS: string[] = [
   `CREATE INDEX IF NOT EXISTS operations_done_refunds ON operations (updated_at) WHERE kind = 'refund' AND state = 'done';
    CREATE INDEX IF NOT EXISTS orders_refunds_updated ON orders (last_updated_date)
      WHERE (CASE WHEN json_valid(body) THEN json_extract(body, '$.transactions.refunds[0].id') END) IS NOT NULL;`,
+  // 8 (issue 26 "Send only what the platform accepts"): the sale's lines as the cashier rang them up, for the receipt
+  // and History, when what goes to the platform is less (at most 10 items, platform-facts "Create-order limits": a
+  // bigger cart is folded; a code longer than 30 is not sent). Keyed by the external reference, which exists before the
+  // order does (it is recorded with the create, before the first send). IF NOT EXISTS keeps the step safe to run again,
+  // like steps 4 to 7.
+  `CREATE TABLE IF NOT EXISTS sale_lines (
+     external_reference TEXT NOT NULL,
+     position INTEGER NOT NULL,
+     title TEXT NOT NULL,
+     unit_price TEXT NOT NULL,
+     quantity INTEGER NOT NULL,
+     unit_measure TEXT NOT NULL,
+     external_code TEXT,
+     PRIMARY KEY (external_reference, position)
+   ) STRICT;`,
 ];
 
 /** The steps, for tests that build a database as an older version left it (issue 17: a database from before a step). */
