@@ -29,6 +29,8 @@ export const KIOSK_ERRORS = {
   unsupported_media_type: { message: 'API calls send application/json.', retryable: false },
   too_large: { message: 'The request is too large.', retryable: false },
   damaged_data: { message: "Some of the kiosk's stored data is damaged. Ask for support; the rest of the kiosk keeps working.", retryable: false },
+  // issue 27 item 6: SQLITE_FULL or ENOSPC, named instead of `internal`; the same thing can succeed once space is freed.
+  disk_full: { message: "This computer's disk is full, so the kiosk could not save this. Free some space, then try again.", retryable: true },
   keychain_unavailable: { message: 'The OS keychain cannot be reached.', retryable: false },
   // The platform behind the kiosk (platform/errors.ts builds these as PlatformError subclasses).
   network_error: { message: 'The payment platform cannot be reached; check the internet connection.', retryable: true },
