@@ -133,7 +133,7 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
   let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null, relayProblem: null };
   const setConnectivity = (change: Partial<Connectivity>) => {
     const next = { ...connectivity, ...change };
-    if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt && next.relayProblem === connectivity.relayProblem) return;
+    if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt && next.relayProblem === connectivity.relayProblem && JSON.stringify(next.pushProblem ?? null) === JSON.stringify(connectivity.pushProblem ?? null)) return;
     const cameBack = connectivity.platform === 'offline' && next.platform === 'online';
     connectivity = next;
     emit({ type: 'connectivity.changed', connectivity });
@@ -187,8 +187,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     logger,
     // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
     // issue 13 "Honest status": while the stream is down, its last failure (wrong key, silence...) goes with the event.
+    // issue 27: the push's problem (notifications refused or missing) goes with it, stream live or not.
     onConnectivity: (c) =>
-      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null) }),
+      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null), pushProblem: activeRelay ? c.pushProblem : null }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
