@@ -9,6 +9,11 @@ import { notificationHealthSchema, type NotificationHealth, type PushProblem } f
 
 /** "Recently": an order event from the relay within this is proof enough that notifications get through. */
 export const PUSH_RECENT_MS = 10 * 60_000;
+/**
+ * A sale the kiosk's own GET found paid counts as "paid with no notification" only if no event came within this after:
+ * the GET may simply have been quicker than a healthy push, and a banner that flashes for that would be a false alarm.
+ */
+export const SILENT_PAID_GRACE_MS = 10_000;
 /** How often the relay's report is read while a sale waits (and at most how old a report may be to count). */
 export const RELAY_REPORT_EVERY_MS = 30_000;
 
@@ -38,6 +43,7 @@ export class PushHealth {
   #inFlight: Promise<void> | null = null;
   #reported = 'null';
   #abort = new AbortController();
+  #graceTimer: NodeJS.Timeout | null = null;
 
   constructor(options: PushHealthOptions) {
     this.#o = options;
@@ -48,13 +54,21 @@ export class PushHealth {
   eventDelivered(): void {
     this.#lastEventAt = this.#o.clock.now();
     this.#silentPaidAt = null;
+    this.#clearGrace();
     this.#changed();
   }
 
   /** A GET of the kiosk's own found a waiting sale paid before any event said so: the push may be silent. */
   paidWithoutEvent(): void {
-    this.#silentPaidAt = this.#o.clock.now();
-    this.#changed();
+    this.#silentPaidAt ??= this.#o.clock.now();
+    // Looked at again once the grace is over (an event meanwhile clears it).
+    if (this.#graceTimer === null) {
+      this.#graceTimer = setTimeout(() => {
+        this.#graceTimer = null;
+        this.#changed();
+      }, SILENT_PAID_GRACE_MS);
+      this.#graceTimer.unref();
+    }
     void this.refresh();
   }
 
@@ -83,7 +97,7 @@ export class PushHealth {
       const stale = report.health.problem === 'stale_timestamp';
       return { code: report.health.problem, skewSeconds: stale ? report.health.clock_skew_s : null, minutes: null };
     }
-    if (this.#silentPaidAt !== null) {
+    if (this.#silentPaidAt !== null && now - this.#silentPaidAt >= SILENT_PAID_GRACE_MS) {
       const quietSince = this.#lastEventAt ?? this.#startedAt;
       return { code: 'no_notifications', skewSeconds: null, minutes: Math.max(1, Math.floor((now - quietSince) / 60_000)) };
     }
@@ -99,6 +113,7 @@ export class PushHealth {
 
   /** Abandons a report being read (a later refresh() reads again: the kiosk core may be started again). */
   async stop(): Promise<void> {
+    this.#clearGrace();
     const abort = this.#abort;
     this.#abort = new AbortController();
     abort.abort();
@@ -122,6 +137,11 @@ export class PushHealth {
       this.#o.logger.debug?.("reading the relay's notification report failed", { error: error instanceof Error ? error.name : 'unknown' });
     }
     this.#changed();
+  }
+
+  #clearGrace(): void {
+    if (this.#graceTimer) clearTimeout(this.#graceTimer);
+    this.#graceTimer = null;
   }
 
   #changed(): void {
