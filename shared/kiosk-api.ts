@@ -7,6 +7,7 @@ import type { KioskErrorCode } from './kiosk-errors.ts';
 import { MAX_SALE_LINES } from './platform-limits.ts';
 export type { KioskErrorCode } from './kiosk-errors.ts';
 import type { RelayProblemCode } from './relay-problems.ts';
+import type { PushProblem } from './push-health.ts';
 import { setupInputs, type SetupOutputs } from './setup-api.ts';
 import { dayInputs, type DayOutputs, type PersonRef } from './day-api.ts';
 import { supportInputs, type SupportOutputs } from './support-api.ts';
@@ -79,6 +80,12 @@ export interface Connectivity {
    * credentials (401 / user_not_authorized) on a refund or cancel; it sends again after a new sign-in. Absent: false.
    */
   outboxStopped?: boolean;
+  /**
+   * issue 27 item 1: why the platform's notifications do not reach the kiosk although the stream may be live (the relay
+   * refuses them: the platform's clock is off, a wrong secret, malformed; or sales were paid with none coming). The
+   * status line words it (shared/push-health.ts). Absent or null when there is none known.
+   */
+  pushProblem?: PushProblem | null;
 }
 
 /** `dropped`: a manager gave it up; it leaves the list but the drop call answers with it. */

@@ -142,7 +142,8 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
       next.relay === connectivity.relay &&
       next.lastContactAt === connectivity.lastContactAt &&
       next.relayProblem === connectivity.relayProblem &&
-      next.outboxStopped === connectivity.outboxStopped
+      next.outboxStopped === connectivity.outboxStopped &&
+      JSON.stringify(next.pushProblem ?? null) === JSON.stringify(connectivity.pushProblem ?? null)
     )
       return;
     const cameBack = connectivity.platform === 'offline' && next.platform === 'online';
@@ -216,8 +217,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     logger,
     // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
     // issue 13 "Honest status": while the stream is down, its last failure (wrong key, silence...) goes with the event.
+    // issue 27: the push's problem (notifications refused or missing) goes with it, stream live or not.
     onConnectivity: (c) =>
-      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null) }),
+      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null), pushProblem: activeRelay ? c.pushProblem : null }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });

@@ -5,6 +5,8 @@ import { PlatformError } from '../platform/errors.ts';
 import { CoalescedCalls } from './coalesced-calls.ts';
 import { OrderPoller, type PollResult, type PollerStatus, type SetTimer } from './order-poller.ts';
 import { OrderTracker, type TrackedOrderStore } from './order-tracker.ts';
+import { PushHealth } from './push-health.ts';
+import type { PushProblem } from '../../../shared/push-health.ts';
 import { RelaySubscriber, type BackoffPolicy, type EventCursor, type RelayError, type RelayEvent, type RelayStatus } from './relay-subscriber.ts';
 
 export interface Connectivity {
@@ -12,6 +14,11 @@ export interface Connectivity {
   relay: RelayStatus;
   relayError: RelayError | null;
   poller: PollerStatus;
+  /**
+   * issue 27: why the push is not delivering the platform's notifications although the stream may be live (the relay
+   * refuses them: stale ts, wrong secret, malformed; or sales were paid with no notification), else null.
+   */
+  pushProblem: PushProblem | null;
 }
 
 export interface LiveStatusOptions {
@@ -96,17 +103,38 @@ export class LiveStatus {
   readonly #handling = new Set<Promise<EventOutcome>>();
   #subscriber: RelaySubscriber | null;
   #running = false;
+  #relay: { url: string; key: string } | null;
+  /** issue 27 item 1: whether the push delivers (push-health.ts). */
+  readonly push: PushHealth;
 
   constructor(options: LiveStatusOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.tracker = new OrderTracker(options.store, options.onChange);
+    this.#relay = options.relay;
+    this.push = new PushHealth({
+      relay: () => this.#relay,
+      clock: options.clock,
+      logger: this.#logger,
+      onChange: () => this.#report(),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     this.poller = new OrderPoller({
       orders: { get: (id) => this.#get(id) },
-      awaiting: options.awaiting,
-      recheck: () => [...this.#recheck, ...(options.unconfirmed?.() ?? []), ...this.#dueFollowUps()],
-      relayLive: () => this.#subscriber?.status === 'live',
-      onOrder: (order, source) => void this.tracker.apply({ order, source }),
+      awaiting: () => {
+        const ids = options.awaiting();
+        // issue 27: while a sale waits, the relay's report on the platform's notifications is kept fresh.
+        if (ids.length > 0 && this.#subscriber !== null) this.push.saleWaiting();
+        return ids;
+      },
+      recheck: () => [...this.#recheck, ...(this.#options.unconfirmed?.() ?? []), ...this.#dueFollowUps()],
+      // issue 27: a live stream is not enough; the poller checks the waiting sales faster while the push is not healthy.
+      relayLive: () => this.#subscriber?.status === 'live' && this.push.healthy(),
+      onOrder: (order, source) => {
+        const changed = this.tracker.apply({ order, source });
+        // issue 27: the kiosk's own check found a sale paid while the stream was live and no event had said so.
+        if (changed && source === 'poll' && order.status === 'processed' && this.#subscriber?.status === 'live') this.push.paidWithoutEvent();
+      },
       clock: options.clock,
       onStatus: () => this.#report(),
       ...(options.pollIntervalMs !== undefined ? { intervalMs: options.pollIntervalMs } : {}),
@@ -128,6 +156,7 @@ export class LiveStatus {
   async setRelay(relay: { url: string; key: string } | null, cursorReset: boolean): Promise<void> {
     const previous = this.#subscriber;
     this.#subscriber = null;
+    this.#relay = relay;
     await previous?.stop();
     if (cursorReset) this.#options.cursor.set('');
     this.#subscriber = this.#subscribe(relay);
@@ -149,7 +178,11 @@ export class LiveStatus {
           logger: this.#logger,
           // The stream does not wait for the GET: the next events are read meanwhile, so a burst about one order joins
           // the GET in flight instead of queueing one GET each. A failed GET is kept in #recheck, not replayed.
-          onEvent: (event) => void this.#track(this.handleEvent(event)),
+          onEvent: (event) => {
+            // issue 27: an event on this kiosk's stream is one the relay accepted for its seller: the push delivers.
+            this.push.eventDelivered();
+            void this.#track(this.handleEvent(event));
+          },
           onReset: () => this.#onReset(),
           onStatus: (status) => {
             // The moment the relay drops, look at once rather than at the next tick.
@@ -166,7 +199,12 @@ export class LiveStatus {
   }
 
   get connectivity(): Connectivity {
-    return { relay: this.#subscriber?.status ?? 'offline', relayError: this.#subscriber?.lastError ?? null, poller: this.poller.status };
+    return {
+      relay: this.#subscriber?.status ?? 'offline',
+      relayError: this.#subscriber?.lastError ?? null,
+      poller: this.poller.status,
+      pushProblem: this.#subscriber ? this.push.problem() : null,
+    };
   }
 
   /** The orders with a refund in progress whose follow-up GET is due now (followUp, followUpMs); marks them asked. */
@@ -197,6 +235,7 @@ export class LiveStatus {
     if (!this.#running) return result;
     this.#subscriber?.start();
     this.poller.start();
+    if (this.#subscriber) void this.push.refresh();
     return result;
   }
 
@@ -205,6 +244,7 @@ export class LiveStatus {
     this.#running = false;
     this.poller.stop();
     await this.#subscriber?.stop();
+    await this.push.stop();
     await Promise.allSettled([...this.#handling]);
   }
 
