@@ -443,10 +443,16 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     // issue 27: /metrics shows the fleet, so it asks for the metrics token or the admin key unless configured open; failed
     // attempts count against their source like the fleet page's.
     const wait = authLimiter.retryAfterSeconds(request.ip);
-    if (wait !== null) return reply.code(429).header('retry-after', String(wait)).send({ error: 'too_many_attempts', message: `Too many failed attempts from this address; retry in ${wait} s.` });
+    if (wait !== null) {
+      metrics.inc('relay_admin_auth_refused_total', { reason: 'rate_limited' });
+      return reply.code(429).header('retry-after', String(wait)).send({ error: 'too_many_attempts', message: `Too many failed attempts from this address; retry in ${wait} s.` });
+    }
     const admission = metricsAdmission(single(request.headers.authorization), metricsAccess, options.adminKey);
     if (admission !== 'admitted') {
-      if (admission === 'unauthorized' && request.headers.authorization !== undefined) authLimiter.fail(request.ip);
+      if (admission === 'unauthorized' && request.headers.authorization !== undefined) {
+        authLimiter.fail(request.ip);
+        metrics.inc('relay_admin_auth_refused_total', { reason: 'wrong_key' });
+      }
       return reply.code(METRICS_REFUSALS[admission].status).send(METRICS_REFUSALS[admission].body);
     }
     return reply.code(200).type(PROMETHEUS_TYPE).send(await metrics.exposition());

@@ -35,8 +35,11 @@ export interface WebhookNotice {
   applicationId: string | null;
 }
 
-/** `signedDataId` is data.id of the query string (what the signature covers). */
-export function readWebhookBody(raw: string, signedDataId: string | undefined): { ok: true; notice: WebhookNotice } | { ok: false; code: BodyFailure } {
+/**
+ * `signedDataId` is data.id of the query string (what the signature covers). `anyResourceId`: take a bounded resource
+ * id of any topic's shape as data.id, also for type order (the dashboard's Simulate sample, simulatedNotification).
+ */
+export function readWebhookBody(raw: string, signedDataId: string | undefined, options: { anyResourceId?: boolean } = {}): { ok: true; notice: WebhookNotice } | { ok: false; code: BodyFailure } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -48,7 +51,7 @@ export function readWebhookBody(raw: string, signedDataId: string | undefined): 
   if (typeof body.type !== 'string' || !TYPE.test(body.type)) return { ok: false, code: 'invalid_type' };
   const type = body.type;
   if (body.action !== undefined && (typeof body.action !== 'string' || body.action.length > 64 || !ACTION.test(body.action))) return { ok: false, code: 'invalid_action' };
-  const idShape = type === 'order' ? ORDER_ID : RESOURCE_ID;
+  const idShape = type === 'order' && options.anyResourceId !== true ? ORDER_ID : RESOURCE_ID;
   const data = body.data;
   if (!isObject(data) || typeof data.id !== 'string' || !idShape.test(data.id)) return { ok: false, code: 'invalid_data_id' };
   if (signedDataId === undefined || !idShape.test(signedDataId)) return { ok: false, code: 'invalid_data_id' };
@@ -105,8 +108,9 @@ export interface SimulatedNotice {
  * set-up test arrives signed yet about no order the body names.
  *
  * The rule, called only once the signature has verified: the body is a notification the relay would accept on its own
- * (readWebhookBody with the body's own data.id: a JSON object, a plain type, a data.id of its topic's shape, a seller
- * id...), and that data.id differs from the signed one, compared without case (the casing of the signed id is
+ * (readWebhookBody with the body's own data.id: a JSON object, a plain type, a seller id...; its data.id any bounded
+ * resource id, since the sample's id need not be an order id of this seller, nor of any shape the pages promise), and
+ * that data.id differs from the signed one, compared without case (the casing of the signed id is
  * inconsistent in public sources, platform-facts "Webhooks", so a case-only difference is never taken for a test). That
  * is the Simulate: the relay acknowledges it (2xx) and records it as a test; it never appends it to the log nor streams
  * it, so a signed request replayed with a new body (the only other way to get here) reaches no kiosk: it cannot forge
@@ -123,7 +127,7 @@ export function simulatedNotification(raw: string, signedDataId: string | undefi
     return null;
   }
   if (typeof bodyId !== 'string' || bodyId.toLowerCase() === signedDataId.toLowerCase()) return null;
-  const alone = readWebhookBody(raw, bodyId);
+  const alone = readWebhookBody(raw, bodyId, { anyResourceId: true });
   if (!alone.ok) return null;
   const action = typeof alone.notice.body.action === 'string' ? alone.notice.body.action : null;
   return { dataId: /^[A-Za-z0-9._:-]{1,64}$/.test(signedDataId) ? signedDataId : null, userId: alone.notice.userId, action };

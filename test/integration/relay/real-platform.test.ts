@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sign } from '../../../node-common/webhook-signature.ts';
 import { connectSse, type SseMessage } from '../../support/sse-client.ts';
+import type { ChildProcess } from 'node:child_process';
 import type { FleetView } from '../../../relay/fleet.ts';
+import { killRelays, startRelayProcess } from '../../support/relay-process.ts';
 import { fetchMetric, startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
 import { webhookUrl } from '../../support/relay-webhooks.ts';
 
@@ -41,7 +43,11 @@ before(async () => {
   });
   url = relay.url;
 });
-after(() => relay.close());
+const children = new Set<ChildProcess>();
+after(async () => {
+  await relay.close();
+  await killRelays(children);
+});
 
 /**
  * An order.processed notification as the Orders notification pages show it (platform-facts "Webhooks"): user_id a
@@ -213,5 +219,25 @@ describe('issue 26: the dashboard\'s "Simulate notification"', () => {
     } finally {
       sse.close();
     }
+  });
+});
+
+describe('issue 26: the relay command prints the test in its log', () => {
+  test('"relay: test notification received at …" on stdout, with the application and the typed Data ID, never the secret', async () => {
+    const run = await startRelayProcess(['--port', '0', '--platform-url', 'http://127.0.0.1:9', '--application', `${APPLICATION}=${SECRET}:${SELLER}`, '--kiosk-key', `${KEY_ALL}=${SELLER}`], { children });
+    const requestId = randomUUID();
+    const ts = String(Date.now());
+    const typed = 'ORD01JQ4S4KY8HWQ6NA5PXBSIMCLI';
+    const response = await fetch(webhookUrl(run.url, typed), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': `ts=${ts},v1=${sign(SECRET, typed, requestId, ts)}` },
+      body: JSON.stringify(simulateBody()),
+    });
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as { status: string }).status, 'test');
+    const deadline = Date.now() + 10_000;
+    while (!run.stdout().includes('test notification received at') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.match(run.stdout(), new RegExp(`^relay: test notification received at \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z \\(application ${APPLICATION}, Data ID ${typed}\\): acknowledged, nothing streamed to kiosks$`, 'm'));
+    assert.doesNotMatch(run.output(), new RegExp(SECRET));
   });
 });

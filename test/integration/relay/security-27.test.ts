@@ -197,6 +197,7 @@ describe('issue 27: /metrics does not show the fleet without a credential by def
     assert.doesNotMatch(await bare.text(), /kiosk-metrics-1/);
     assert.equal((await fetch(`${relay.url}/metrics`, { headers: { authorization: `Bearer ${KEY_A}` } })).status, 401, 'a kiosk key does not read it');
     const text = await metricsText(relay.url);
+    assert.equal(metricValue(text, 'relay_admin_auth_refused_total', 'reason="wrong_key"'), 1, 'the kiosk key counted as a failed attempt');
     assert.match(text, /relay_kiosk_info\{seller="7001",kiosk="kiosk-metrics-1"/);
   });
 
@@ -220,4 +221,11 @@ describe('issue 27: /metrics does not show the fleet without a credential by def
     const open = await start({ adminKey: undefined, metrics: { open: true } });
     assert.equal((await fetch(`${open.url}/metrics`)).status, 200);
   });
+});
+
+test('issue 27: wrong /metrics credentials share the admin rate limit: 10 wrong tokens, then 429 for the fleet page too', async () => {
+  const relay = await start({ metrics: {} });
+  for (let i = 0; i < 10; i += 1) assert.equal((await fetch(`${relay.url}/metrics`, { headers: { authorization: `Bearer wrong-metrics-token-${i}` } })).status, 401);
+  assert.equal((await fetch(`${relay.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 429);
+  assert.equal((await fetch(`${relay.url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 429);
 });

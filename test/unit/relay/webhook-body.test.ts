@@ -89,6 +89,8 @@ test('issue 26: a signed body whose data.id differs from the signed one reads as
   const sample = JSON.stringify({ action: 'order.processed', type: 'order', user_id: 123456789, data: { id: 'ORD00000000000000000000000001' } });
   assert.deepEqual(simulatedNotification(sample, 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1'), { dataId: 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1', userId: '123456789', action: 'order.processed' });
   assert.deepEqual(simulatedNotification(JSON.stringify({ type: 'payment', user_id: '42', data: { id: '123' } }), '456'), { dataId: '456', userId: '42', action: null });
+  // The sample's id need not be an order id, even for type order: still the Simulate, never a 400 the seller would see.
+  assert.deepEqual(simulatedNotification(JSON.stringify({ type: 'order', user_id: 1, data: { id: '123456' } }), 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1'), { dataId: 'ORD01JQ4S4KY8HWQ6NA5PXBSIMUL1', userId: '1', action: null });
   // A typed id that is not plain text to show is acknowledged without it.
   assert.deepEqual(simulatedNotification(sample, 'a<b>'), { dataId: null, userId: '123456789', action: 'order.processed' });
   assert.equal(simulatedNotification(sample, 'ORD00000000000000000000000001'), null, 'the same id is a notification, not a test');
@@ -107,7 +109,8 @@ test('issue 26: a signed body whose data.id differs from the signed one reads as
     { ...order, data: { id: 42 } },
     { ...order, data: { id: '' } },
     { ...order, data: { id: '[object Object]' } },
-    { ...order, data: { id: 'ORD00000000000000000000000001X' } },
+    { ...order, data: { id: 'ORD0000000000000000000000000!' } },
+    { ...order, data: { id: 'x'.repeat(65) } },
     { ...order, user_id: 'abc' },
     { ...order, action: 'not an action' },
   ];
