@@ -18,6 +18,8 @@ const DEFAULT_DURATION = parseDuration(DEFAULT_EXPIRATION);
 const MIN_EXPIRATION_S = 30; // seed 8
 const MAX_EXPIRATION_S = 3600 * 3600; // seed 8: 3600 hours
 const REFUND_WINDOW_MS = 360 * 24 * 3600 * 1000; // seed 3.2 rule 3
+/** issue 26: platform-facts "Create-order limits the real reference adds" (documented profile only). */
+const MAX_DOCUMENTED_EXTERNAL_CODE = 30;
 
 /** What an order change sets off: webhooks (seed 6.2) and the legacy resources and IPNs (seed 6.1). */
 export interface OrderEvents {
@@ -68,6 +70,15 @@ export class OrderService {
       throw new ApiError('property_value', ['expiration_time'], 'expiration_time must be between PT30S and PT3600H.');
     }
 
+    // issue 26, documented profile: platform-facts "Create-order limits the real reference adds": items[].external_code
+    // has at most 30 characters on the real platform (the seed's schema allows 256), so a longer one is refused there.
+    if (this.profile.documented) {
+      body.items?.forEach((item, i) => {
+        if (item.external_code !== undefined && item.external_code.length > MAX_DOCUMENTED_EXTERNAL_CODE) {
+          throw new ApiError('property_value', [`items.${i}.external_code`], `items.${i}.external_code has at most ${MAX_DOCUMENTED_EXTERNAL_CODE} characters.`);
+        }
+      });
+    }
     const items = body.items?.map((item, i) => ({
       ...item,
       unit_price: amount(item.unit_price, currency, `items.${i}.unit_price`),

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WebhookSignatureValidator } from 'mercadopago';
-import { advanceClock, newKey, placeOrder, readOrder, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { advanceClock, newKey, orderBody, placeOrder, readOrder, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startReceiver, type Received, type Receiver } from '../../support/receiver.ts';
 import { assertError } from '../../support/api-assertions.ts';
 import { DOCUMENTED_REFUND_ERRORS, SIMULATED_BODY_ORDER_ID } from '../../../sandbox/profile.ts';
@@ -108,6 +108,16 @@ describe('issue 26: documented answers (platform-facts "Identifiers and formats"
     const canceled = await h.request('POST', `/v1/orders/${order.id}/cancel`, { token: seller.token, key: newKey() });
     assert.equal(canceled.status, 200, canceled.text);
     assert.equal(canceled.body.status, 'canceled');
+  });
+
+  it('an item external_code of 31 characters is refused (30 pass); 11 items are refused as in the seed profile', async () => {
+    const item = (code: string) => ({ title: 'Coffee', unit_price: '10.00', quantity: 1, unit_measure: 'unit', external_code: code });
+    const ok = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody({ items: [item('A'.repeat(30))] }, '10.00') });
+    assert.equal(ok.status, 201, ok.text);
+    const long = await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody({ items: [item('A'.repeat(30)), item('B'.repeat(31))] }, '10.00') });
+    assertError(long, 400, 'property_value', 'items.1.external_code');
+    const eleven = Array.from({ length: 11 }, (_, i) => item(`SKU${i}`));
+    assertError(await h.request('POST', '/v1/orders', { token: seller.token, key: newKey(), body: orderBody({ items: eleven }, '10.00') }), 400, 'property_value');
   });
 
   it('each country reads alpha-3: BRA, CHL, URY', async () => {
