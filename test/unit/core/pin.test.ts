@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
 import {
   LOCKOUT_MS,
+  MAX_LOCKOUT_MS,
   MAX_FAILED_ATTEMPTS,
   ManagerPin,
   PinRecordError,
@@ -206,4 +207,29 @@ test('a damaged or tampered record is refused, not trusted (no huge scrypt cost,
     await assert.rejects(pin.verify('1234'), PinRecordError);
     assert.throws(() => pin.isSet(), PinRecordError);
   }
+});
+
+test('issue 27: a lockout stored before the monotonic clock (wall clock only) lasts no longer than the longest lockout, then runs on this boot', async () => {
+  const { pin, clock, record, setRecord } = setup();
+  // A wall clock set back 10 hours after the lockout was stored, as the review did with 2 hours.
+  setRecord({ ...hashPin('2468'), lockouts: 1, lockedUntil: clock.t + 10 * 3600_000 });
+  assert.deepEqual(await pin.verify('2468'), { ok: false, reason: 'locked', retryAfterSeconds: MAX_LOCKOUT_MS / 1000 });
+  const anchored = record();
+  assert.ok(anchored?.lockedBoot !== undefined && anchored.lockedUntilMonotonic !== undefined, 'anchored to the clock of this boot');
+  clock.t += MAX_LOCKOUT_MS;
+  assert.deepEqual(await pin.verify('2468'), { ok: true });
+});
+
+test('issue 27: an attempt is counted before its hash, and a reserved attempt given back lifts the lockout it set', async () => {
+  const { pin, record } = setup();
+  await pin.set('2468');
+  await wrongTimes(pin, MAX_FAILED_ATTEMPTS - 1);
+  const reservation = pin.reserve();
+  assert.deepEqual(reservation && { kind: reservation.kind, locksFor: reservation.kind === 'reserved' && reservation.locksFor }, { kind: 'reserved', locksFor: LOCKOUT_MS });
+  assert.equal(pin.isLocked(), true, 'the last allowed attempt locks as soon as it is counted, before any hash');
+  assert.deepEqual(await pin.verify('2468'), { ok: false, reason: 'locked', retryAfterSeconds: LOCKOUT_MS / 1000 });
+  pin.refund(reservation as NonNullable<typeof reservation>);
+  assert.equal(pin.isLocked(), false);
+  assert.deepEqual({ failed: record()?.failedAttempts, lockouts: record()?.lockouts }, { failed: MAX_FAILED_ATTEMPTS - 1, lockouts: 0 });
+  assert.deepEqual(await pin.verify('2468'), { ok: true });
 });
