@@ -10,6 +10,7 @@ import { KIOSK_METHOD_NAMES } from '../shared/kiosk-names.ts';
 import { FIRST_READS } from '../shared/first-reads.ts';
 import { KIOSK_USAGE, parseKioskConfig } from './kiosk-config.ts';
 import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
+import { writeLaunchPage } from './launch-page.ts';
 import type { KioskCore } from '../electron/core/compose.ts';
 
 export const WEB_USAGE = `npm run web -- ${KIOSK_USAGE.replace(/^Usage: /, '')}`;
@@ -44,7 +45,7 @@ export interface RunningWeb {
  * Resolves to the running kiosk, or to `{exitCode}` after one line on standard error: 0 for --help, 2 for bad flags or
  * config, 1 when the kiosk cannot start (a damaged database, no keychain in live mode: the message says what to do).
  */
-export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOutput): Promise<RunningWeb | { exitCode: number }> {
+export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOutput, browsers: readonly string[] = BROWSERS): Promise<RunningWeb | { exitCode: number }> {
   // issue 14 "cold start": Node started and this launch's modules loaded (they are imported before this runs).
   const loaded = Math.round(performance.now());
   if (args.includes('--help') || args.includes('-h')) {
@@ -71,6 +72,7 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
   // browser loads the page while the embedded platform and the core start. The page's calls wait for the started
   // kiosk (they never fail for being early), and its event stream is attached to the core's events then.
   const starting = deferredKiosk();
+  let launchPage: { remove(): void } | null = null;
   const staticDir = join(import.meta.dirname, '..', 'renderer', 'dist');
   const shell = await startWebShell({
     api: starting.api,
@@ -96,7 +98,7 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
         out.stdout(`Kiosk (${mode}) at ${shell.url}\n`);
         urlShown = Math.round(performance.now());
         // The window opens as soon as there is a URL (issue 14); without a display it is said after the start (below).
-        if (config.open && hasDisplay(env)) openWindow(shell.url, out);
+        if (config.open && hasDisplay(env)) launchPage = openWindow(shell, out, browsers);
       },
       // issue 4: the authorization_code flow opens the platform's page in the system browser.
       openBrowser: async (url) => {
@@ -138,21 +140,30 @@ export async function runWeb(args: string[], env: NodeJS.ProcessEnv, out: WebOut
     logger,
     stop: () =>
       (stopping ??= (async () => {
+        launchPage?.remove();
         await shell.close();
         await started.close();
       })()),
   };
 }
 
-/** Opens the kiosk's page in Chromium's app mode, or says there is no Chromium to open it. */
-function openWindow(url: string, out: WebOutput): void {
-  const browser = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-  if (browser) {
-    // App mode: no address bar or tabs, as close to a kiosk window as a browser gets.
-    spawn(browser, [`--app=${url}`, '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update'], { stdio: 'ignore', detached: true }).unref();
-  } else {
+/** Where the window's browser is looked for, first found first. */
+const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/**
+ * Opens the kiosk's page in Chromium's app mode, or says there is no Chromium to open it. issue 27 item 4: its command
+ * line names a private file (launch-page.ts), never the launch secret nor the one-time code.
+ */
+function openWindow(shell: WebShell, out: WebOutput, browsers: readonly string[]): { remove(): void } | null {
+  const browser = browsers.find((path) => existsSync(path));
+  if (!browser) {
     out.stderr('web: no Chromium found; open the URL above in a browser\n');
+    return null;
   }
+  const page = writeLaunchPage(shell.oneTimeUrl());
+  // App mode: no address bar or tabs, as close to a kiosk window as a browser gets.
+  spawn(browser, [`--app=${page.fileUrl}`, '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update'], { stdio: 'ignore', detached: true }).unref();
+  return page;
 }
 
 /**

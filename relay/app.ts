@@ -1,19 +1,21 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { LEGACY_APPLICATION_ID, resolveApplications, signingApplication, type WebhookApplication } from './applications.ts';
-import { readWebhookBody } from './webhook-body.ts';
+import { readWebhookBody, simulatedNotification, type SimulatedNotice } from './webhook-body.ts';
 import { confirmOrder, tokenOwner } from './order-confirmation.ts';
 import { REJECTIONS, type Rejection } from './rejections.ts';
 import { DEFAULT_IPN_LIMITS, IpnLookups, type IpnLimits, type LookupTicket } from './ipn-lookups.ts';
 import { DEFAULT_SERVER_LIMITS, capConnections, checkServerLimits, httpServerOptions, type ServerLimits } from './server-limits.ts';
-import { PROMETHEUS_TYPE, bearerMatches, listenForMetrics, type MetricsAccess, type MetricsListener } from './metrics-access.ts';
+import { METRICS_REFUSALS, PROMETHEUS_TYPE, listenForMetrics, metricsAdmission, type MetricsAccess, type MetricsListener } from './metrics-access.ts';
 import { redact, type KioskScope } from './kiosk-keys.ts';
 import type { AppendInput, EventLog } from './log/event-log.ts';
 import { SqliteEventLog } from './log/sqlite-log.ts';
 import { RedisEventLog } from './log/redis-log.ts';
 import { RelayMetrics } from './metrics.ts';
 import { registerFleet } from './fleet.ts';
-import { RedisFleetStore, SqliteFleetStore, type FleetStore } from './fleet-store.ts';
+import { NotificationHealthTracker, registerNotificationHealth, signatureTsMs } from './notification-health.ts';
+import { AuthLimiter, DEFAULT_AUTH_LIMITS, type AuthLimits } from './auth-limiter.ts';
+import { RedisFleetStore, SqliteFleetStore, kioskKeyId, type FleetStore } from './fleet-store.ts';
 import { EventStream, StreamIndex, type StreamOptions } from './sse-stream.ts';
 import { IPN_LOOKUPS, resourceOwner } from './ipn.ts';
 import { backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from '../node-common/retry.ts';
@@ -23,6 +25,7 @@ import { closeBoundServer, listeningUrl, onServer } from '../node-common/listen.
 import { systemClock, type Clock, type Random } from '../node-common/time.ts';
 import { IPN_TOPICS, type IpnTopic } from '../shared/schemas/notification.ts';
 import type { RelayIpnData, RelayWebhookData } from '../shared/schemas/relay-event.ts';
+import { MAX_RELAY_EVENT_BYTES, relayEventBytes } from '../shared/relay-event-size.ts';
 
 export interface RelayOptions {
   /** Base URL of the platform (or the sandbox), for IPN lookups (seed 4.7) and order confirmations (seed 4.4). */
@@ -74,11 +77,18 @@ export interface RelayOptions {
   metrics?: MetricsAccess;
   /** issue 18: the key for GET /fleet and /fleet.html, an operator's and never a kiosk's; without one both answer 403. */
   adminKey?: string;
+  /** issue 27: failed admin-key attempts allowed per source and window (default 10 per 60 s). */
+  authLimits?: Partial<AuthLimits>;
   /**
    * issue 18: the fleet's silence limit (default 5 minutes) and store (default: beside the log, in its Redis when
    * redisUrl is given, else in the SQLite file dataFile or in memory).
    */
-  fleet?: { silentAfterMs?: number; store?: FleetStore };
+  fleet?: { silentAfterMs?: number; store?: FleetStore; maxKiosksPerSeller?: number; maxKiosksPerKey?: number };
+  /**
+   * issue 26: lines for the operator's log (main.ts prints them on stdout): "test notification received at …" for each
+   * dashboard "Simulate notification". Never a secret, a key or a body.
+   */
+  report?: (line: string) => void;
 }
 
 export interface Relay {
@@ -137,7 +147,11 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     throw error;
   }
   const metrics = new RelayMetrics();
+  // issue 27: failed admin-key (and metrics-token) attempts per source.
+  const authLimiter = new AuthLimiter(clock, { ...DEFAULT_AUTH_LIMITS, ...options.authLimits });
   let keys = new Map(options.kioskKeys.map((k) => [k.key, k]));
+  // issue 27: the fleet's record owners, as kiosk key ids (a record of a key no longer here may be taken over).
+  let keyIds = new Set(options.kioskKeys.map((k) => kioskKeyId(k.key)));
   const streamOptions: StreamOptions = {
     heartbeatMs: 15_000,
     retryMs: 3_000,
@@ -156,6 +170,8 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   const lookups = new Set<Promise<void>>();
   let closing = false;
   const shutdown = new AbortController();
+  // issue 27 item 1: what the relay knows about the platform's notifications, for the kiosks and the fleet page.
+  const notificationHealth = new NotificationHealthTracker(clock);
 
   const app = Fastify({
     logger: false,
@@ -188,17 +204,31 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     const requestId = single(request.headers['x-request-id']);
     // platform-facts "Webhooks": the signature authenticates data.id of the query, x-request-id and ts, and which
     // application sent it (each signs with its own secret). Nothing else in the request is authenticated.
+    const signatureHeader = single(request.headers['x-signature']);
     const signed = signingApplication(applications, {
-      header: single(request.headers['x-signature']),
+      header: signatureHeader,
       requestId,
       dataId,
       nowMs: clock.now(),
       toleranceSeconds: options.toleranceSeconds ?? 300,
     });
-    if (!signed.ok) return refuse(reply, signed.reason);
+    if (!signed.ok) {
+      notificationHealth.refused(signed.reason, signatureTsMs(signatureHeader));
+      return refuse(reply, signed.reason);
+    }
     const raw = typeof request.body === 'string' ? request.body : '';
+    // issue 27 item 5: refused before any confirming GET. The stored data is the body re-serialised plus the relay's
+    // few fields, so it is checked again below, once it is built.
+    if (relayEventBytes(raw) > MAX_RELAY_EVENT_BYTES) return refuse(reply, 'event_too_large');
     const read = readWebhookBody(raw, dataId);
-    if (!read.ok) return refuse(reply, read.code);
+    if (!read.ok) {
+      // issue 26: the dashboard's "Simulate notification" is signed over the Data ID the seller typed while its body
+      // names another id (webhook-body.ts simulatedNotification says how it is recognised and why it forges nothing).
+      const simulated = read.code === 'body_mismatch' || read.code === 'invalid_data_id' ? simulatedNotification(raw, dataId) : null;
+      if (simulated !== null) return acknowledgeTest(signed.application.id, simulated, reply);
+      notificationHealth.refused(read.code, signed.tsMs);
+      return refuse(reply, read.code);
+    }
     const notice = read.notice;
     // issue 12: a secret speaks only for its own application's sellers. user_id is unsigned, so this bounds what a
     // secret can claim rather than proving it: the kiosk (and the relay, with a token) still confirm by GET.
@@ -206,6 +236,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       return refuse(reply, 'application_mismatch');
     }
     if (!signed.application.sellers.includes(notice.userId)) return refuse(reply, 'seller_not_in_application');
+    notificationHealth.accepted(notice.userId, signed.tsMs);
 
     // Ordering and de-duplication use signed fields only (issue 12): x-request-id, in the log. data.version is unsigned
     // and stays in the payload as a hint. Nor does the relay drop an event for an older signed ts: a ts up to the
@@ -245,7 +276,28 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     return appendAndAnswer(input, reply);
   });
 
+  /**
+   * issue 26: a "Simulate notification" is answered 200 and kept as a test for the fleet page and the operator's log;
+   * it is never appended to the event log, so it reaches no kiosk.
+   */
+  async function acknowledgeTest(applicationId: string, simulated: SimulatedNotice, reply: FastifyReply) {
+    const receivedAt = new Date(clock.now()).toISOString();
+    const test = { received_at: receivedAt, application_id: applicationId, data_id: simulated.dataId, user_id: simulated.userId, action: simulated.action };
+    let recorded = true;
+    try {
+      await fleet.recordTest(test);
+    } catch {
+      // Still acknowledged: the seller's test reached the relay, which is what it asks; only the fleet page misses it.
+      recorded = false;
+    }
+    metrics.inc('relay_test_notifications_total', { recorded: String(recorded) });
+    options.report?.(`test notification received at ${receivedAt} (application ${applicationId}${simulated.dataId !== null ? `, Data ID ${simulated.dataId}` : ''}): acknowledged, nothing streamed to kiosks`);
+    return reply.code(200).send({ status: 'test', message: `test notification received at ${receivedAt}; nothing was streamed to kiosks.` });
+  }
+
   async function appendAndAnswer(input: AppendInput, reply: FastifyReply) {
+    // issue 27 item 5: an event the kiosk could not take is never stored (a kiosk would have to skip it).
+    if (relayEventBytes(input.payload) > MAX_RELAY_EVENT_BYTES) return refuse(reply, 'event_too_large');
     let result;
     try {
       result = await log.append(input);
@@ -336,6 +388,12 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       reject('ipn_unroutable');
       return;
     }
+    const payload = JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() } satisfies RelayIpnData);
+    // issue 27 item 5: the IPN was acknowledged already; a resource too large for a kiosk is counted, not stored.
+    if (relayEventBytes(payload) > MAX_RELAY_EVENT_BYTES) {
+      reject('event_too_large');
+      return;
+    }
     const result = await log.append({
       // The same resource state fetched twice is one event; a changed resource is a new one.
       requestId: `ipn:${topic}:${id}:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`,
@@ -344,7 +402,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       posId: null,
       type: `ipn.${topic}`,
       receivedAt,
-      payload: JSON.stringify({ topic, id, request_id: requestId ?? null, resource, relay_received_at: new Date(receivedAt).toISOString() } satisfies RelayIpnData),
+      payload,
     });
     if (result.kind === 'appended') metrics.inc('relay_events_appended_total');
     else metrics.inc('relay_duplicates_total', { reason: 'ipn_same_state' });
@@ -382,8 +440,20 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
   app.get('/metrics', async (request, reply) => {
     // issue 12: with a metrics port of its own, the public port does not serve /metrics at all.
     if (metricsAccess.port !== undefined) return reply.code(404).send({ error: 'not_found', message: 'No route GET /metrics.' });
-    if (metricsAccess.token !== undefined && !bearerMatches(single(request.headers.authorization), metricsAccess.token)) {
-      return reply.code(401).send({ error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token>.' });
+    // issue 27: /metrics shows the fleet, so it asks for the metrics token or the admin key unless configured open; failed
+    // attempts count against their source like the fleet page's.
+    const wait = authLimiter.retryAfterSeconds(request.ip);
+    if (wait !== null) {
+      metrics.inc('relay_admin_auth_refused_total', { reason: 'rate_limited' });
+      return reply.code(429).header('retry-after', String(wait)).send({ error: 'too_many_attempts', message: `Too many failed attempts from this address; retry in ${wait} s.` });
+    }
+    const admission = metricsAdmission(single(request.headers.authorization), metricsAccess, options.adminKey);
+    if (admission !== 'admitted') {
+      if (admission === 'unauthorized' && request.headers.authorization !== undefined) {
+        authLimiter.fail(request.ip);
+        metrics.inc('relay_admin_auth_refused_total', { reason: 'wrong_key' });
+      }
+      return reply.code(METRICS_REFUSALS[admission].status).send(METRICS_REFUSALS[admission].body);
     }
     return reply.code(200).type(PROMETHEUS_TYPE).send(await metrics.exposition());
   });
@@ -393,17 +463,27 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     clock,
     metrics,
     kioskScope: (request) => kioskScope(request, keys),
+    isLiveKey: (keyId) => keyIds.has(keyId),
+    authLimiter,
     adminKey: options.adminKey,
     retentionMs: FLEET_RETENTION_MS,
+    notifications: { tracker: notificationHealth, since: clock.now() },
     ...(options.fleet?.silentAfterMs !== undefined ? { silentAfterMs: options.fleet.silentAfterMs } : {}),
+    ...(options.fleet?.maxKiosksPerSeller !== undefined ? { maxKiosksPerSeller: options.fleet.maxKiosksPerSeller } : {}),
+    ...(options.fleet?.maxKiosksPerKey !== undefined ? { maxKiosksPerKey: options.fleet.maxKiosksPerKey } : {}),
   });
   metrics.addCollector(() => fleet.metricsText());
+  registerNotificationHealth(app, { tracker: notificationHealth, kioskScope: (request) => kioskScope(request, keys), adminKey: options.adminKey });
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-      // not in REJECTIONS: Fastify refuses the body before any route runs, with its own status.
-      reject('too_large');
+      // not in REJECTIONS: Fastify refuses the body before any route runs, with its own status. issue 27: counted under
+      // the route it was sent to, so an oversized heartbeat (or any other request) is not taken for a refused webhook.
+      const route = request.routeOptions.url ?? '';
+      if (route.startsWith('/notifications/')) reject('too_large');
+      else if (route === '/kiosks/heartbeat') metrics.inc('relay_heartbeats_total', { result: 'too_large' });
+      else metrics.inc('relay_requests_too_large_total', { route: /^\/[a-z/.]{0,40}$/.test(route) ? route : 'other' });
       return reply.code(413).send({ error: 'payload_too_large', message: 'The body is too large.' });
     }
     if (error.statusCode !== undefined && error.statusCode < 500) return reply.code(400).send({ error: 'bad_request', message: error.message });
@@ -427,7 +507,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
       const url = listeningUrl(app.server, host, 'the relay');
       if (metricsAccess.port !== undefined && metricsListener === null) {
         try {
-          metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits);
+          metricsListener = await listenForMetrics({ ...metricsAccess, port: metricsAccess.port }, metrics, serverLimits, options.adminKey);
         } catch (error) {
           // Named, so the operator knows which of the two ports failed.
           throw Object.assign(new Error((error as Error).message), { code: (error as NodeJS.ErrnoException).code, listener: 'metrics' });
@@ -439,6 +519,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     setKioskKeys(kioskKeys) {
       applications = resolveApplications(options.applications ?? [], options.webhookSecrets ?? [], kioskKeys);
       keys = new Map(kioskKeys.map((k) => [k.key, k]));
+      keyIds = new Set(kioskKeys.map((k) => kioskKeyId(k.key)));
       for (const stream of streams) {
         const now = keys.get(stream.scope.key);
         if (!now || !sameScope(now, stream.scope)) stream.close('revoked');

@@ -34,23 +34,24 @@ export const RELAY_USAGE = `Usage: npm run relay -- --port N --platform-url URL
          [--platform-token TOKEN] [--seller-token USER_ID=TOKEN ...] [--host ADDRESS] [--retention-days N]
          [--headers-timeout-ms N] [--request-timeout-ms N] [--keep-alive-timeout-ms N] [--max-connections N]
          [--ipn-concurrency N] [--ipn-queue N] [--ipn-rate N]
-         [--metrics-host ADDRESS --metrics-port N] [--metrics-token TOKEN] [--admin-key KEY] [--config FILE]
+         [--metrics-host ADDRESS --metrics-port N] [--metrics-token TOKEN | --metrics-open] [--admin-key KEY] [--config FILE]
 
 --application: a webhook secret binds to one application and speaks only for its sellers (user ids).
 --webhook-secret: the legacy single application, whose sellers are the sellers of the kiosk keys.
 --seller-token: the relay confirms that seller's order events with GET /v1/orders/{id} before streaming them.
 --admin-key: the operator's key for the fleet page (GET /fleet, /fleet.html); not a kiosk key.
+--metrics-open: serve /metrics without a credential (it shows the fleet); else it asks for the metrics token or admin key.
 
 Every setting can also come from a JSON config file (--config FILE or RELAY_CONFIG) with the keys
 port, host, platformUrl, data, applications[{id, secrets[], sellers[]}], webhookSecrets[], kioskKeys[], platformToken,
 sellerTokens{USER_ID: TOKEN}, redis, retentionDays, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs,
-maxConnections, ipnConcurrency, ipnQueue, ipnRatePerSecond, metricsHost, metricsPort, metricsToken, adminKey,
+maxConnections, ipnConcurrency, ipnQueue, ipnRatePerSecond, metricsHost, metricsPort, metricsToken, metricsOpen (true), adminKey,
 or from the environment: RELAY_PORT, RELAY_HOST, RELAY_PLATFORM_URL, RELAY_DATA, RELAY_APPLICATIONS (space-separated
 ID=SECRET[,SECRET2]:SELLER1[,SELLER2] entries), RELAY_WEBHOOK_SECRETS (comma-separated), RELAY_KIOSK_KEYS
 (space-separated KEY=USER_ID[:POS1,POS2] entries), RELAY_PLATFORM_TOKEN, RELAY_SELLER_TOKENS (space-separated
 USER_ID=TOKEN entries), RELAY_REDIS_URL, RELAY_RETENTION_DAYS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS,
 RELAY_KEEP_ALIVE_TIMEOUT_MS, RELAY_MAX_CONNECTIONS, RELAY_IPN_CONCURRENCY, RELAY_IPN_QUEUE, RELAY_IPN_RATE,
-RELAY_METRICS_HOST, RELAY_METRICS_PORT, RELAY_METRICS_TOKEN, RELAY_ADMIN_KEY. Flags win over the environment, which wins over the file.
+RELAY_METRICS_HOST, RELAY_METRICS_PORT, RELAY_METRICS_TOKEN, RELAY_METRICS_OPEN (1 or true), RELAY_ADMIN_KEY. Flags win over the environment, which wins over the file.
 `;
 
 /** Whole-number settings: flag, variable and bounds (the config file key is the property name). */
@@ -81,6 +82,7 @@ const FLAGS = new Set([
   '--retention-days',
   '--metrics-host',
   '--metrics-token',
+  '--metrics-open',
   '--admin-key',
   '--config',
   ...NUMBER_FLAGS.keys(),
@@ -125,6 +127,7 @@ const fileSchema = z.strictObject({
   metricsHost: z.string().min(1).optional(),
   metricsPort: whole('metricsPort'),
   metricsToken: z.string().optional(),
+  metricsOpen: z.boolean().optional(),
   adminKey: z.string().optional(),
 });
 type Partial = z.infer<typeof fileSchema>;
@@ -155,6 +158,12 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
     if (!FLAGS.has(name)) {
       // A stray word is not echoed: it is often a second secret after one --webhook-secret.
       return { ok: false, error: name.startsWith('-') ? `unknown flag ${name}` : `unexpected argument number ${i + 1}: every setting is a --flag followed by its value` };
+    }
+    // issue 27: the one switch without a value.
+    if (name === '--metrics-open') {
+      if (eq > 0) return { ok: false, error: '--metrics-open takes no value' };
+      flags.metricsOpen = true;
+      continue;
     }
     const v = value();
     if (v === null) return { ok: false, error: `${name} needs a value` };
@@ -285,6 +294,10 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
   }
   if (env.RELAY_METRICS_HOST) fromEnv.metricsHost = env.RELAY_METRICS_HOST;
   if (env.RELAY_METRICS_TOKEN) fromEnv.metricsToken = env.RELAY_METRICS_TOKEN;
+  if (env.RELAY_METRICS_OPEN) {
+    if (!/^(1|true|0|false)$/.test(env.RELAY_METRICS_OPEN)) return { ok: false, error: 'RELAY_METRICS_OPEN must be 1, true, 0 or false' };
+    fromEnv.metricsOpen = /^(1|true)$/.test(env.RELAY_METRICS_OPEN);
+  }
   if (env.RELAY_ADMIN_KEY) fromEnv.adminKey = env.RELAY_ADMIN_KEY;
   for (const [key, spec] of Object.entries(NUMBERS) as Array<[NumberSetting, (typeof NUMBERS)[NumberSetting]]>) {
     const text = env[spec.env];
@@ -363,6 +376,7 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
       metrics: {
         ...(merged.metricsPort !== undefined ? { host: merged.metricsHost ?? '127.0.0.1', port: merged.metricsPort } : {}),
         ...(merged.metricsToken !== undefined ? { token: merged.metricsToken } : {}),
+        ...(merged.metricsOpen === true ? { open: true } : {}),
       },
       ...(merged.adminKey !== undefined ? { adminKey: merged.adminKey } : {}),
     },

@@ -32,9 +32,14 @@ export function redact(key: string): string {
   return key.length <= 4 ? '****' : `${key.slice(0, 4)}…`;
 }
 
-export function canSee(scope: KioskScope, event: { userId: string; posId: string | null }): boolean {
+export function canSee(scope: KioskScope, event: { userId: string; posId: string | null; type: string }): boolean {
   if (event.userId !== scope.userId) return false;
   if (scope.posIds === null) return true;
-  // A POS-scoped key sees only events that name one of its POS; an event with no POS (a legacy IPN) is not its own.
-  return event.posId !== null && scope.posIds.includes(event.posId);
+  // issue 26: platform-facts "Webhooks": the real platform's order notifications carry no config.qr.external_pos_id
+  // (only the sandbox adds it), so an order event without a POS goes to every kiosk of its seller: each one GETs the
+  // order and ignores an order that is not its own (a wake-up is never a fact, README "Trust model").
+  if (event.posId === null) return event.type.startsWith('order.');
+  // A POS-scoped key sees only events that name one of its POS; any other event with no POS (a legacy IPN, another
+  // topic's webhook) is not its own.
+  return scope.posIds.includes(event.posId);
 }

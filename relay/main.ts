@@ -38,6 +38,8 @@ try {
     ipnLimits: config.ipn,
     metrics: config.metrics,
     ...(config.adminKey ? { adminKey: config.adminKey } : {}),
+    // issue 26: "test notification received at …" in the relay's log (stdout, the journal under systemd).
+    report: (line) => process.stdout.write(`relay: ${line}\n`),
   });
 } catch (error) {
   // The Redis URL may carry a password: name the backend, never print the URL (the error names host:port).

@@ -5,15 +5,37 @@ import type { RelayMetrics } from './metrics.ts';
 import { capConnections, httpServerOptions, type ServerLimits } from './server-limits.ts';
 
 /**
- * Who may read /metrics (issue 12): by default anyone who reaches the relay's port (behind a proxy that filters it,
- * README "Reverse proxy"). `token` asks for `Authorization: Bearer <token>`; `port` moves /metrics to a second
- * listener (on `host`, default 127.0.0.1) so the public port no longer serves it at all.
+ * Who may read /metrics (issue 12, issue 27). It shows the fleet (every kiosk of every seller), so by default it asks
+ * for a credential: `Authorization: Bearer <token>` with the metrics `token` or the relay's admin key. A relay with
+ * neither answers 403 unless `open` says, explicitly, that anyone who reaches the port may read it (behind a proxy that
+ * filters it, README "Reverse proxy"). `port` moves /metrics to a second listener (on `host`, default 127.0.0.1) so the
+ * public port no longer serves it at all; the same rule applies there.
  */
 export interface MetricsAccess {
   host?: string;
   port?: number;
   token?: string;
+  /** issue 27: serve /metrics without a credential; never the default. */
+  open?: boolean;
 }
+
+export type MetricsAdmission = 'admitted' | 'unauthorized' | 'closed';
+
+/** issue 27: whether a request for /metrics may read it (`adminKey`: the relay's admin key, which may read it too). */
+export function metricsAdmission(header: string | undefined, access: MetricsAccess, adminKey: string | undefined): MetricsAdmission {
+  if (access.open === true) return 'admitted';
+  const credentials = [access.token, adminKey].filter((c): c is string => c !== undefined);
+  if (credentials.length === 0) return 'closed';
+  // Every credential is compared, so the time taken does not say which one came close.
+  const matches = credentials.map((c) => bearerMatches(header, c));
+  return matches.includes(true) ? 'admitted' : 'unauthorized';
+}
+
+/** The answers for a request metricsAdmission did not admit. */
+export const METRICS_REFUSALS = {
+  unauthorized: { status: 401, body: { error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token or admin key>.' } },
+  closed: { status: 403, body: { error: 'metrics_closed', message: 'GET /metrics needs the relay started with --metrics-token or --admin-key (or, explicitly, --metrics-open).' } },
+} as const;
 
 export const PROMETHEUS_TYPE = 'text/plain; version=0.0.4';
 
@@ -31,12 +53,14 @@ export interface MetricsListener {
 }
 
 /** The second listener: GET /metrics and nothing else, with the same slow-client limits as the main port. */
-export async function listenForMetrics(access: MetricsAccess & { port: number }, metrics: RelayMetrics, limits: ServerLimits): Promise<MetricsListener> {
+export async function listenForMetrics(access: MetricsAccess & { port: number }, metrics: RelayMetrics, limits: ServerLimits, adminKey?: string): Promise<MetricsListener> {
   const server: Server = createServer(httpServerOptions(limits), (request: IncomingMessage, response: ServerResponse) => {
     const path = (request.url ?? '').split('?')[0];
     if (request.method !== 'GET' || path !== '/metrics') return reply(response, 404, 'application/json; charset=utf-8', JSON.stringify({ error: 'not_found', message: 'Only GET /metrics is served here.' }));
-    if (access.token !== undefined && !bearerMatches(request.headers.authorization, access.token)) {
-      return reply(response, 401, 'application/json; charset=utf-8', JSON.stringify({ error: 'unauthorized', message: 'GET /metrics needs Authorization: Bearer <metrics token>.' }));
+    const admission = metricsAdmission(request.headers.authorization, access, adminKey);
+    if (admission !== 'admitted') {
+      const refusal = METRICS_REFUSALS[admission];
+      return reply(response, refusal.status, 'application/json; charset=utf-8', JSON.stringify(refusal.body));
     }
     void metrics.exposition().then(
       (text) => reply(response, 200, PROMETHEUS_TYPE, text),

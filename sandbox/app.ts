@@ -16,11 +16,12 @@ import { StoreService } from './domain/stores.ts';
 import { PosService } from './domain/pos.ts';
 import { FaultTable, type Fault } from './http/faults.ts';
 import { ControlHosts, guardControlRoutes } from './http/control-hosts.ts';
-import { ApiError, OAuthError, sendApiError, sendOAuthError } from './http/replies.ts';
+import { ApiError, DocumentedApiError, OAuthError, sendApiError, sendDocumentedError, sendOAuthError } from './http/replies.ts';
 import { apiErrorBody, oauthErrorBody } from '../shared/errors.ts';
 import { registerOAuthRoutes } from './routes/oauth.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
 import { registerControlRoutes } from './routes/control.ts';
+import { registerWebhookTsRoutes } from './routes/webhook-ts.ts';
 import { registerPayerPage } from './routes/payer-page.ts';
 import { registerAuthorizationPage } from './routes/authorization-page.ts';
 import { registerTokenizeRoutes } from './routes/tokenize.ts';
@@ -29,6 +30,8 @@ import { registerStoresPosRoutes } from './routes/stores-pos.ts';
 import { platformErrorBody } from '../shared/platform-error-body.ts';
 import { generateMerchantKey, exportMerchantKey, importMerchantKey, type MerchantKey, type StoredMerchantKey } from './wallet/merchant-key.ts';
 import type { SandboxContext } from './context.ts';
+import { ProfileSetting, type SandboxProfile } from './profile.ts';
+import { faultErrorSpec } from './http/fault-codes.ts';
 
 export interface SandboxOptions {
   /** Base clock; the sandbox adds the offset of POST /sandbox/clock on top. */
@@ -61,6 +64,13 @@ export interface SandboxOptions {
    * apply to it.
    */
   boundServer?: Server;
+  /** issue 27: seconds the webhooks' signed `ts` runs ahead of the sandbox clock (sandbox/domain/webhook-ts.ts). */
+  webhookTsAheadSeconds?: number;
+  /**
+   * issue 26: `seed` (the default: the interface document's answers, unchanged) or `documented` (the real platform's
+   * documented answers and notifications, sandbox/profile.ts). PUT /sandbox/profile changes it while running.
+   */
+  profile?: SandboxProfile;
 }
 
 // issue 14 "cold start": the limits live in server-limits.ts, which the kiosk's launch loads without fastify.
@@ -76,6 +86,8 @@ export interface Sandbox {
   readonly notifier: Notifier;
   readonly faults: FaultTable;
   readonly merchantKey: MerchantKey;
+  /** issue 26: the profile the sandbox answers in now. */
+  readonly profile: ProfileSetting;
   /** Applies everything due on the sandbox clock and waits for the notification attempts it starts. */
   sweep(): Promise<void>;
   /** Moves the sandbox clock forward, then sweeps. */
@@ -107,12 +119,14 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 15_552_000,
     rateLimit: options.oauthRateLimit ?? { max: 120, windowSeconds: 60 },
   });
-  const notifier = new Notifier(state, clock, ids, { timeoutMs: options.deliveryTimeoutMs ?? 22_000, fetch: options.fetch ?? fetch });
+  const profile = new ProfileSetting(options.profile ?? 'seed');
+  const notifier = new Notifier(state, clock, ids, profile, { timeoutMs: options.deliveryTimeoutMs ?? 22_000, fetch: options.fetch ?? fetch, webhookTsAheadSeconds: options.webhookTsAheadSeconds ?? 0 });
   const legacy = new LegacyService(state, clock, ids, notifier);
   const orders = new OrderService(
     state,
     clock,
     ids,
+    profile,
     {
       orderChanged: (order, action) => {
         const app = state.applications.get(order.client_id);
@@ -147,7 +161,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     }
   };
 
-  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, stores, pos, faults, merchantKey, controlHosts, sweep };
+  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, stores, pos, faults, merchantKey, controlHosts, profile, sweep };
   const app = buildHttp(context, options.bodyLimit ?? ONE_MIB, limits, options.boundServer);
 
   let timer: NodeJS.Timeout | null = null;
@@ -168,6 +182,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     notifier,
     faults,
     merchantKey,
+    profile,
     sweep,
     async advance(seconds: number) {
       clock.advance(seconds * 1000);
@@ -260,8 +275,10 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits,
     if (fault.kind === 'delay') {
       setTimeout(done, fault.delay_ms ?? 1000);
     } else if (fault.kind === 'error_before') {
-      // A hook that replies does not call done: the reply ends the request here.
-      sendFaultError(reply, path, fault.status ?? 500);
+      // A hook that replies does not call done: the reply ends the request here. issue 26: a fault with a code answers
+      // that code (its documented status unless the fault gives one).
+      if (fault.code !== undefined) sendCodedFault(reply, path, fault.code, fault.status);
+      else sendFaultError(reply, path, fault.status ?? 500);
     } else if (fault.kind === 'rate_limit') {
       reply.header('retry-after', String(fault.retry_after_seconds ?? 1));
       sendFaultError(reply, path, 429);
@@ -285,6 +302,7 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits,
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    if (error instanceof DocumentedApiError) return sendDocumentedError(reply, error);
     const path = request.url.split('?')[0] ?? '';
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
       // platform-facts: over 1 MiB is 413 payload_too_large, in the body shape of the route family.
@@ -316,6 +334,7 @@ function buildHttp(ctx: SandboxContext, bodyLimit: number, limits: ServerLimits,
   registerLegacyRoutes(app, ctx);
   registerStoresPosRoutes(app, ctx);
   registerControlRoutes(app, ctx);
+  registerWebhookTsRoutes(app, ctx);
   registerPayerPage(app, ctx);
   registerAuthorizationPage(app, ctx);
   return app;
@@ -348,6 +367,16 @@ function sendFaultError(reply: FastifyReply, path: string, status: number): Fast
   }
   const code = status === 429 ? 'local_rate_limited' : status >= 500 ? 'generic' : 'bad_request';
   return reply.code(status).send(apiErrorBody(code, ['injected fault']));
+}
+
+/** issue 26: an error_before fault with a `code`, in the body shape of the route family it hits. */
+function sendCodedFault(reply: FastifyReply, path: string, code: string, status: number | undefined): FastifyReply {
+  const spec = faultErrorSpec(code);
+  const answer = status ?? spec?.status ?? 500;
+  const message = spec?.message ?? 'Injected fault.';
+  if (path === '/oauth/token') return reply.code(answer).send({ error: code, message, status: answer, cause: [] });
+  if (PLATFORM_BODY_PATHS.test(path)) return reply.code(answer).send(platformErrorBody(code, answer, message, ['injected fault']));
+  return reply.code(answer).send({ errors: [{ code, message, details: ['injected fault'] }] });
 }
 
 /** The routes whose errors use the older APIs' body (sandbox/routes/legacy.ts, sandbox/routes/stores-pos.ts). */

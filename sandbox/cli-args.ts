@@ -1,3 +1,6 @@
+import { webhookTsAheadProblem } from './domain/webhook-ts.ts';
+import { isSandboxProfile, SANDBOX_PROFILES, type SandboxProfile } from './profile.ts';
+
 export interface SandboxArgs {
   port: number;
   host: string;
@@ -5,7 +8,11 @@ export interface SandboxArgs {
   /** Extra Host names the control API answers to (issue 12, sandbox/http/control-hosts.ts). */
   allowHosts: string[];
   training: boolean;
+  /** issue 26: `seed` (the default when absent) or `documented` (sandbox/profile.ts). */
+  profile?: SandboxProfile;
   help: boolean;
+  /** issue 27: seconds the webhooks' signed ts runs ahead (sandbox/domain/webhook-ts.ts). */
+  webhookTsAhead?: number;
 }
 
 export const SANDBOX_USAGE = `Usage: npm run sandbox -- --port N [--data FILE] [--host ADDRESS]
@@ -16,7 +23,12 @@ export const SANDBOX_USAGE = `Usage: npm run sandbox -- --port N [--data FILE] [
   --allow-host NAME
                   a Host name the control API (/sandbox/...) also answers to, e.g. a container's service name;
                   repeatable (it always answers 127.0.0.1, localhost, [::1] and the --host address)
+  --webhook-ts-ahead SECONDS
+                  sign webhooks with a ts this many seconds ahead of the sandbox clock (negative: behind), as a
+                  platform whose clock is off; PUT /sandbox/webhook-ts {"ahead_seconds": N} changes it while running
   --training      create a training seller at start and print its ids
+  --profile NAME  seed (default: the interface document's answers) or documented (the real platform's documented
+                  answers and notifications: ms signature ts, 32-character TEST order ids, alpha-3 countries, ...)
   --help          this text
 `;
 
@@ -63,6 +75,22 @@ export function parseSandboxArgs(argv: string[]): { ok: true; args: SandboxArgs 
           return { ok: false, error: `--allow-host needs a host name or address without a port, got ${v ? JSON.stringify(v) : 'nothing'}` };
         }
         args.allowHosts.push(v);
+        break;
+      }
+      case '--webhook-ts-ahead': {
+        // Not value(): a negative number starts with '-' but not '--', so it is taken as the value.
+        const v = value();
+        const problem = v === null || !/^-?\d{1,7}$/.test(v) ? 'a whole number of seconds' : webhookTsAheadProblem(Number(v));
+        if (problem) return { ok: false, error: `--webhook-ts-ahead needs ${problem}, got ${v === null ? 'nothing' : JSON.stringify(v)}` };
+        args.webhookTsAhead = Number(v);
+        break;
+      }
+      case '--profile': {
+        const v = value();
+        if (v === null || !isSandboxProfile(v)) {
+          return { ok: false, error: `--profile needs one of ${SANDBOX_PROFILES.join(', ')}, got ${v === null ? 'nothing' : JSON.stringify(v)}` };
+        }
+        args.profile = v;
         break;
       }
       case '--training':

@@ -12,6 +12,7 @@ import type { PosService } from './domain/pos.ts';
 import type { FaultTable } from './http/faults.ts';
 import type { ControlHosts } from './http/control-hosts.ts';
 import type { MerchantKey } from './wallet/merchant-key.ts';
+import type { ProfileSetting } from './profile.ts';
 
 /**
  * What every route file is given: the sandbox's services, built by buildSandbox (app.ts). It lives apart from the
@@ -32,5 +33,7 @@ export interface SandboxContext {
   faults: FaultTable;
   merchantKey: MerchantKey;
   controlHosts: ControlHosts;
+  /** issue 26: the profile the sandbox answers in (sandbox/profile.ts). */
+  profile: ProfileSetting;
   sweep(): Promise<void>;
 }

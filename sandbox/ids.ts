@@ -105,6 +105,13 @@ export class IdGenerator {
   orderId(): string {
     return this.#pick(ALNUM, 23, 'ORDTST');
   }
+  /**
+   * issue 26, documented profile: orders made with TEST credentials are ORDTST + 26 (32 characters), as the official
+   * Node SDK's tests and captured test notifications show (platform-facts "Identifiers and formats").
+   */
+  documentedOrderId(): string {
+    return this.#pick(ALNUM, 26, 'ORDTST');
+  }
   /** platform-facts (decision): PAY… and REF…, the same 29-character shape. */
   paymentTransactionId(): string {
     return this.#pick(ALNUM, 23, 'PAYTST');

@@ -12,10 +12,11 @@ if (parsed.args.help) {
   process.stdout.write(SANDBOX_USAGE);
   process.exit(0);
 }
-const { port, host, data, training, allowHosts } = parsed.args;
+const { port, host, data, training, allowHosts, webhookTsAhead } = parsed.args;
+const profile = parsed.args.profile ?? 'seed';
 let sandbox;
 try {
-  sandbox = buildSandbox({ ...(data ? { dataFile: data } : {}), allowedHosts: allowHosts });
+  sandbox = buildSandbox({ ...(data ? { dataFile: data } : {}), allowedHosts: allowHosts, profile, ...(webhookTsAhead !== undefined ? { webhookTsAheadSeconds: webhookTsAhead } : {}) });
 } catch (error) {
   // A damaged or foreign data file is a user's problem to fix, so it gets one clear line, not a stack trace.
   const message = error instanceof DataFileError ? error.message : `cannot start: ${(error as Error).message}`;
@@ -26,7 +27,7 @@ const url = await sandbox.listen(port, host).catch((error: Error & { code?: stri
   process.stderr.write(`sandbox: cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}\n`);
   process.exit(1);
 });
-process.stdout.write(`Platform sandbox listening on ${url}${data ? ` (data: ${data})` : ' (in memory)'}\n`);
+process.stdout.write(`Platform sandbox listening on ${url}${data ? ` (data: ${data})` : ' (in memory)'}${profile === 'seed' ? '' : ` (profile: ${profile})`}\n`);
 if (training) {
   const seller = sandbox.sellers.create({ country_code: 'AR', name: 'Training Store' });
   process.stdout.write(

@@ -121,6 +121,12 @@ export interface RefundState {
   status: 'processing' | 'processed' | 'failed';
   created_at: number;
   completes_at?: number;
+  /**
+   * issue 26, documented profile: an asynchronous full refund. The order stays processed and its payment unrefunded
+   * until the refund completes; then the order becomes refunded (platform-facts "Order states": a full refund may be
+   * asynchronous).
+   */
+  applies_on_completion?: true;
 }
 
 export interface OrderRecord {
@@ -152,6 +158,11 @@ export interface OrderRecord {
   refunds: RefundState[];
   /** seed 3.2 rule 2: the customer opened the order in their wallet; cancel is refused until paid or rejected. */
   payment_in_progress: boolean;
+  /**
+   * issue 26: what PUT /sandbox/orders/{id}/status forces the Orders API's answers to show (any value, e.g. one no
+   * document lists). The order's own life goes on underneath; its next real change (paid, expired, …) clears this.
+   */
+  forced_status?: { status: string; status_detail: string };
 }
 
 export interface IdempotencyRecord {
@@ -196,6 +207,10 @@ export interface DeliveryRecord {
   first_attempt_at: number;
   next_attempt_at: number | null;
   created_at: number;
+  /** issue 26, documented profile: the signature's ts is in milliseconds (platform-facts "Webhooks"). */
+  ts_ms?: true;
+  /** issue 26: the dashboard's "Simulate notification" is sent once, never retried. */
+  one_shot?: true;
 }
 
 export interface CardTokenRecord {

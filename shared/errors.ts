@@ -90,6 +90,20 @@ export const ORDER_ERRORS = {
     section: '7.5',
     message: 'The customer is paying this order right now; it cannot be canceled.',
   },
+  // platform-facts "Error bodies": the refund codes the real platform's QR refund reference and its "refund errors"
+  // page document (the QR "Refund order" reference and "refund errors" page as platform-facts lists them).
+  invalid_order_owner: { status: 400, section: 'platform-facts', message: 'The order was made by another application; only the application that made it can refund it.' },
+  in_store_payment_refund_order: { status: 400, section: 'platform-facts', message: 'The refund window of this payment has passed.' },
+  unsupported_partially_refunds: { status: 400, section: 'platform-facts', message: 'Partial refunds exist only for Argentina, Uruguay and Chile sellers.' },
+  user_not_authorized: { status: 401, section: 'platform-facts', message: 'The access token is not authorized for this seller.' },
+  partial_refund_forbidden_with_tips: { status: 403, section: 'platform-facts', message: 'An order with a tip can only be refunded in full.' },
+  transaction_not_found: { status: 404, section: 'platform-facts', message: 'The partial refund names a payment the order does not have.' },
+  order_already_refunded: { status: 409, section: 'platform-facts', message: 'The order is already fully refunded.' },
+  cannot_refund_order: { status: 409, section: 'platform-facts', message: 'The order is not in a refundable status.' },
+  // Older pages of the refund reference (platform-facts "Error bodies"); read as cannot_refund_order (kiosk-errors).
+  invalid_order_status: { status: 409, section: 'platform-facts', message: 'The order is not in a status that allows this.' },
+  // The sandbox's seed profile still answers the two codes an earlier platform-facts invented; the kiosk reads them as
+  // the documented cannot_refund_order and in_store_payment_refund_order (kiosk-errors DOCUMENTED_REFUND_CODES).
   order_not_refundable: { status: 409, section: 'platform-facts', message: 'Only a processed order can be refunded.' },
   refund_amount_exceeds: {
     status: 400,

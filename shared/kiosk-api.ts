@@ -4,8 +4,10 @@ import { ORDER_STATUSES, QR_MODES, type KioskOrderStatus } from './schemas/order
 import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
+import { MAX_SALE_LINES } from './platform-limits.ts';
 export type { KioskErrorCode } from './kiosk-errors.ts';
 import type { RelayProblemCode } from './relay-problems.ts';
+import type { PushProblem } from './push-health.ts';
 import { setupInputs, type SetupOutputs } from './setup-api.ts';
 import { dayInputs, type DayOutputs, type PersonRef } from './day-api.ts';
 import { supportInputs, type SupportOutputs } from './support-api.ts';
@@ -73,6 +75,17 @@ export interface Connectivity {
    * it is live, has not failed, or no relay is configured. The settings screen words it (./relay-problems.ts).
    */
   relayProblem: RelayProblemCode | null;
+  /**
+   * issue 26 "An authentication refusal": true while the outbox is stopped because the platform refused the kiosk's
+   * credentials (401 / user_not_authorized) on a refund or cancel; it sends again after a new sign-in. Absent: false.
+   */
+  outboxStopped?: boolean;
+  /**
+   * issue 27 item 1: why the platform's notifications do not reach the kiosk although the stream may be live (the relay
+   * refuses them: the platform's clock is off, a wrong secret, malformed; or sales were paid with none coming). The
+   * status line words it (shared/push-health.ts). Absent or null when there is none known.
+   */
+  pushProblem?: PushProblem | null;
 }
 
 /** `dropped`: a manager gave it up; it leaves the list but the drop call answers with it. */
@@ -242,7 +255,8 @@ export const kioskInputs = {
           externalCode: z.string().min(1).max(64).optional(),
         }),
       )
-      .max(10)
+      // issue 26: the platform takes 10 items; a bigger cart is folded for it (orders/order-items.ts).
+      .max(MAX_SALE_LINES)
       .optional(),
   }),
   getOrder: z.strictObject({ id: orderId, refresh: z.boolean().optional() }),

@@ -29,6 +29,8 @@ export const KIOSK_ERRORS = {
   unsupported_media_type: { message: 'API calls send application/json.', retryable: false },
   too_large: { message: 'The request is too large.', retryable: false },
   damaged_data: { message: "Some of the kiosk's stored data is damaged. Ask for support; the rest of the kiosk keeps working.", retryable: false },
+  // issue 27 item 6: SQLITE_FULL or ENOSPC, named instead of `internal`; the same thing can succeed once space is freed.
+  disk_full: { message: "This computer's disk is full, so the kiosk could not save this. Free some space, then try again.", retryable: true },
   keychain_unavailable: { message: 'The OS keychain cannot be reached.', retryable: false },
   // The platform behind the kiosk (platform/errors.ts builds these as PlatformError subclasses).
   network_error: { message: 'The payment platform cannot be reached; check the internet connection.', retryable: true },
@@ -61,6 +63,8 @@ export const KIOSK_ERRORS = {
   order_unknown: { message: 'The order is not known to this kiosk and the platform cannot be asked now.', retryable: true },
   create_superseded: { message: 'Another sale was charged after this one got no answer.', retryable: false },
   create_abandoned: { message: 'The charge could not be confirmed and was given up.', retryable: false },
+  // issue 26: the platform made the order but its answer could not be read; the kiosk withdraws it (History shows it).
+  create_unreadable: { message: "The platform's answer to this charge could not be read; the order it made is being withdrawn. Charge again.", retryable: false },
   idempotency_window_passed: { message: 'Too much time passed to send this safely.', retryable: false },
   refund_request_conflict: { message: 'This refund request was already recorded for another sale or amount.', retryable: false },
   not_retryable: { message: 'Only a failed or waiting item can be retried.', retryable: false },
@@ -69,6 +73,8 @@ export const KIOSK_ERRORS = {
   // Catalog, receipts and training.
   item_not_found: { message: 'No such product in the catalog.', retryable: false },
   duplicate_code: { message: 'Another product already has that code.', retryable: false },
+  // issue 26: platform-facts "Create-order limits", items[].external_code at most 30 characters.
+  code_too_long: { message: 'A product code has at most 30 characters (the payment platform refuses longer ones).', retryable: false },
   catalog_full: { message: 'The catalog is full; delete some products first.', retryable: false },
   invalid_csv: { message: 'The file has rows that cannot be read; nothing was imported.', retryable: false },
   print_failed: { message: 'The receipt could not be printed; check the printer, or print from the dialog.', retryable: true },
@@ -117,9 +123,26 @@ export type KioskErrorCode = KioskOwnErrorCode | PlatformErrorCode;
  */
 export const RENAMED_KIOSK_CODES: Readonly<Record<string, KioskOwnErrorCode>> = { internal_error: 'unreadable_answer', offline: 'network_error' };
 
-/** A recorded code under its current name (RENAMED_KIOSK_CODES); any other code as it is. */
+/**
+ * issue 26 "Refunds as documented": platform refund codes that an earlier reading invented (`order_not_refundable`,
+ * `refund_window_expired`; the seed profile of the sandbox still answers them, and stored rows may hold them) or that
+ * older pages name (`invalid_order_status`), read as the documented code for the same condition (platform-facts
+ * "Error bodies"), so the cashier sees one message per condition and the outbox decides by one code.
+ */
+export const DOCUMENTED_REFUND_CODES: Readonly<Record<string, OrderErrorCode>> = {
+  order_not_refundable: 'cannot_refund_order',
+  refund_window_expired: 'in_store_payment_refund_order',
+  invalid_order_status: 'cannot_refund_order',
+};
+
+/** A platform refund code as the documented one (DOCUMENTED_REFUND_CODES); any other code as it is. */
+export function documentedCode(code: string): string {
+  return Object.hasOwn(DOCUMENTED_REFUND_CODES, code) ? (DOCUMENTED_REFUND_CODES[code] as string) : code;
+}
+
+/** A recorded code under its current name (RENAMED_KIOSK_CODES, DOCUMENTED_REFUND_CODES); any other code as it is. */
 export function currentCode(code: string): string {
-  return Object.hasOwn(RENAMED_KIOSK_CODES, code) ? (RENAMED_KIOSK_CODES[code] as string) : code;
+  return Object.hasOwn(RENAMED_KIOSK_CODES, code) ? (RENAMED_KIOSK_CODES[code] as string) : documentedCode(code);
 }
 
 export function isKioskOwnCode(code: string): code is KioskOwnErrorCode {

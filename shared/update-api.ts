@@ -16,8 +16,11 @@ export type UpdateStatus =
   /** Downloaded and checked; installs when the counter is idle inside the window (or after a manager's tap). */
   | { phase: 'ready'; version: string; available: string; waitingFor: UpdateWaitReason; managerAsked: boolean }
   | { phase: 'installing'; version: string; available: string }
-  /** A failed check or download, or a file whose sha512 did not match: never installed, tried again at `retryAt`. */
-  | { phase: 'failed'; version: string; because: 'feed' | 'download' | 'checksum'; message: string; retryAt: string };
+  /**
+   * A failed check or download, a file whose sha512 did not match, or (issue 27) a release not signed by the key
+   * pinned in this installation (or no key pinned): never installed, tried again at `retryAt`.
+   */
+  | { phase: 'failed'; version: string; because: 'feed' | 'download' | 'checksum' | 'signature'; message: string; retryAt: string };
 
 export const updateInputs = {
   getUpdateState: z.strictObject({}),

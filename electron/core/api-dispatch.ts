@@ -1,6 +1,7 @@
 import { kioskError } from '../../shared/kiosk-errors.ts';
 import { kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
 import { isKioskMethod } from '../../shared/kiosk-names.ts';
+import { isDiskFull } from './store/disk-full.ts';
 
 /**
  * The one boundary wrapper (style guide 4): the method name must be one of the contract's, and the payload must pass
@@ -22,7 +23,8 @@ export async function dispatch(api: KioskApi, method: string, payload: unknown):
   try {
     const call = api[name] as (input: unknown) => Promise<Result<unknown>>;
     return await call.call(api, parsed.data);
-  } catch {
-    return { ok: false, error: kioskError('internal') };
+  } catch (error) {
+    // issue 27 item 6: a full disk is named, also for a method that is not guarded (api/guards.ts maps the others).
+    return { ok: false, error: kioskError(isDiskFull(error) ? 'disk_full' : 'internal') };
   }
 }

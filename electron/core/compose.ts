@@ -25,6 +25,8 @@ import { PlatformHealthProbe, platformHealthCheck } from './platform/health-prob
 import { composeDay } from './people/day-services.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
 import { toKioskOrder } from './kiosk-order.ts';
+import { SaleLinesRepo } from './store/sale-lines-repo.ts';
+import { RecoveredSales } from './orders/recovered-sales.ts';
 import { createGuards } from './api/guards.ts';
 import type { CoreServices } from './api/services.ts';
 import { PosCheck } from './api/setup.ts';
@@ -135,7 +137,15 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
   let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null, relayProblem: null };
   const setConnectivity = (change: Partial<Connectivity>) => {
     const next = { ...connectivity, ...change };
-    if (next.platform === connectivity.platform && next.relay === connectivity.relay && next.lastContactAt === connectivity.lastContactAt && next.relayProblem === connectivity.relayProblem) return;
+    if (
+      next.platform === connectivity.platform &&
+      next.relay === connectivity.relay &&
+      next.lastContactAt === connectivity.lastContactAt &&
+      next.relayProblem === connectivity.relayProblem &&
+      next.outboxStopped === connectivity.outboxStopped &&
+      JSON.stringify(next.pushProblem ?? null) === JSON.stringify(connectivity.pushProblem ?? null)
+    )
+      return;
     const cameBack = connectivity.platform === 'offline' && next.platform === 'online';
     connectivity = next;
     emit({ type: 'connectivity.changed', connectivity });
@@ -161,9 +171,13 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
 
   // issue 14: an order's outbox items by index (Outbox.pendingFor), never by listing the whole outbox.
   // issue 15: an order past created takes its stale cancels out of the outbox first (Outbox.dropStaleCancels).
+  // issue 26: the sale's own lines, when the platform was sent fewer (store/sale-lines-repo.ts).
+  const saleLines = new SaleLinesRepo(db);
+  // issue 27: orders crash recovery made, for the next charge to resume or withdraw (orders/recovered-sales.ts).
+  const recoveredSales = new RecoveredSales(settingsRepo.kv<string[]>('recovered_sales'));
   const orderChanged = (order: Order) => {
     outbox.dropStaleCancels(order);
-    emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id)) });
+    emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)) });
   };
   const outbox = composeOutbox(store, orders, {
     clock,
@@ -174,6 +188,13 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     // issue 14: offline, the outbox probes with one item a tick instead of retrying every waiting refund; the probe's
     // success brings the platform back (observe), and that kicks the whole queue.
     offline: () => connectivity.platform === 'offline',
+    // issue 26: a Brazilian seller gets no partial refund (shared/refund-policy.ts); an authentication refusal stops the
+    // outbox, which the status line says until a new sign-in resumes it (session listener below).
+    countryCode: () => settings().countryCode,
+    onStopped: (stopped) => setConnectivity({ outboxStopped: stopped }),
+  });
+  session.onStateChange((state) => {
+    if (state === 'connected' && outbox.stoppedForSignIn) void outbox.resumeAfterSignIn();
   });
   const live = new LiveStatus({
     relay: activeRelay,
@@ -186,6 +207,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     nonFinal: () => ordersRepo.nonFinalIds().map((o) => o.id),
     // issue 26: an order the platform answered with a status the kiosk does not know is checked again at every tick.
     unconfirmed: () => ordersRepo.nonFinalIds().filter((o) => o.status === UNCONFIRMED).map((o) => o.id),
+    // issue 26: a non-final order past created holds a refund in progress (shared/order-status.ts isFinalOrder): it is
+    // followed with GETs until the platform says the refund settled (an asynchronous full refund shows "in progress").
+    followUp: () => ordersRepo.nonFinalIds().filter((o) => o.status !== 'created' && o.status !== UNCONFIRMED).map((o) => o.id),
     sellerId: () => session.userId,
     clock,
     random,
@@ -193,8 +217,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     logger,
     // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
     // issue 13 "Honest status": while the stream is down, its last failure (wrong key, silence...) goes with the event.
+    // issue 27: the push's problem (notifications refused or missing) goes with it, stream live or not.
     onConnectivity: (c) =>
-      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null) }),
+      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null), pushProblem: activeRelay ? c.pushProblem : null }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
@@ -278,7 +303,9 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     sessionState,
     emit,
     orderChanged,
-    orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id)),
+    orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)),
+    saleLines,
+    recoveredSales,
     guards,
   };
   return withHeartbeat(services, options.fetch, withSupport(services, options, {
@@ -301,7 +328,8 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
         }
       }
       if (session.state === 'connected') {
-        await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
+        const recovered = await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
+        recoveredSales.add(recovered.creates.flatMap((c) => (c.outcome === 'created' && c.orderId ? [c.orderId] : [])));
       }
       outbox.start();
       day.start();

@@ -1,12 +1,13 @@
 import type { Order } from '../../shared/schemas/order.ts';
-import type { KioskOrder, OutboxItem } from '../../shared/kiosk-api.ts';
+import type { KioskOrder, OrderItem, OutboxItem } from '../../shared/kiosk-api.ts';
 import { parseDuration } from '../../shared/duration.ts';
 
 /**
  * The order as the renderer sees it (shared/kiosk-api.ts): the platform's fields in camelCase, plus the queued work.
  * `pending`: the order's own outbox items (Outbox.pendingFor; issue 14: by index, not the whole outbox).
+ * `lines`: the sale's lines as rung up (SaleLinesRepo), when the platform was sent fewer (issue 26): they are the items.
  */
-export function toKioskOrder(order: Order, pending: OutboxItem[]): KioskOrder {
+export function toKioskOrder(order: Order, pending: OutboxItem[], lines: OrderItem[] | null = null): KioskOrder {
   const payment = order.transactions.payments[0];
   const duration = parseDuration(order.expiration_time);
   const expiresAt = new Date(Date.parse(order.created_date) + (duration.ok ? duration.seconds * 1000 : 0)).toISOString();
@@ -31,7 +32,7 @@ export function toKioskOrder(order: Order, pending: OutboxItem[]): KioskOrder {
       ? { id: payment.payment_method.id ?? null, type: payment.payment_method.type ?? null, installments: payment.payment_method.installments ?? null }
       : null,
     refunds: (order.transactions.refunds ?? []).map((r) => ({ id: r.id, amount: r.amount, status: r.status })),
-    items: (order.items ?? []).map((item) => ({
+    items: lines ?? (order.items ?? []).map((item) => ({
       title: item.title,
       unitPrice: item.unit_price,
       quantity: item.quantity,

@@ -54,8 +54,8 @@ export class PinPepper {
 
 /**
  * The manager PIN as the core uses it: ManagerPin keyed with the vault's pepper. Each call reads the pepper from the
- * vault first and then checks and saves in one synchronous step, so concurrent attempts cannot overwrite each other's
- * count of wrong PINs.
+ * vault first; ManagerPin.verify then counts the attempt in one synchronous load-and-save before it derives the hash
+ * (issue 27), so concurrent attempts cannot overwrite each other's count of wrong PINs nor get past the limit.
  *
  * Failure: rejects with VaultUnavailableError (code keychain_unavailable) when the vault cannot be read, and with
  * PinPepperMissingError (a VaultUnavailableError too) when the stored PIN was keyed with a pepper the vault no longer

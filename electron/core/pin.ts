@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, scrypt, scryptSync as scryptSyncDerive, timingSafeEqual } from 'node:crypto';
 import { VaultUnavailableError, type Clock } from './ports.ts';
+import { monotonicFor, type MonotonicClock, type MonotonicReading } from './pin-clock.ts';
 
 // The manager PIN (issue 4, KioskApi: "manager PIN set/verify (scrypt hash, attempts limited)"). A 4–8 digit PIN has
 // at most 10^8 values, so a salted hash alone would not stop an offline search of a stolen database: the scrypt cost
@@ -9,6 +10,13 @@ import { VaultUnavailableError, type Clock } from './ports.ts';
 // each guess slow. The pepper goes through HMAC rather than into the salt or beside the PIN: HMAC is a keyed function
 // made for exactly this (no length or concatenation ambiguity), and the salt stays what the record says it is.
 // Online, the attempt limit here is what protects the PIN.
+//
+// issue 27 item 2 (a PIN that holds under pressure): an attempt is counted BEFORE its hash is derived (reserve, a
+// synchronous load-and-save, which callers checking several records run in one SQLite transaction), so any number of
+// guesses in flight at once get at most MAX_FAILED_ATTEMPTS checks; every check derives exactly one hash, whether the
+// PIN is right, wrong, or the record locked (and callers derive one for an unknown person), so the time of an answer
+// tells nothing; the hash is derived with the asynchronous scrypt, so the event loop stays free meanwhile; a lockout is
+// measured on the monotonic clock of the boot it was set on (pin-clock.ts).
 
 /** 4 to 8 digits, as the KioskApi schema says. */
 const PIN_PATTERN = /^\d{4,8}$/;
@@ -43,8 +51,13 @@ export interface PinRecord {
   failedAttempts: number;
   /** Lockouts since the last correct PIN: the next one lasts LOCKOUT_MS × 2^lockouts. */
   lockouts: number;
-  /** Clock time (ms) until which every attempt is refused, or null. */
+  /** Wall-clock time (ms) until which every attempt is refused, or null: the lockout's fallback after a reboot. */
   lockedUntil: number | null;
+  /** issue 27: the boot the lockout was set on (pin-clock.ts), and its end on that boot's monotonic clock (ms). */
+  lockedBoot?: string;
+  lockedUntilMonotonic?: number;
+  /** issue 27: how long the lockout was set for (ms): nothing read from any clock makes it longer. */
+  lockMs?: number;
 }
 
 export interface PinStore {
@@ -62,6 +75,15 @@ export type PinSetResult =
   | { ok: true }
   | { ok: false; reason: 'invalid_pin' | 'current_pin_required' }
   | Exclude<PinVerifyResult, { ok: true } | { reason: 'not_set' }>;
+
+/**
+ * One attempt, counted before its hash is derived. `reserved`: it is one of the MAX_FAILED_ATTEMPTS allowed and was
+ * counted as wrong until settled (`locksFor`: it was the last one, and the lockout it set already holds). `locked`: it
+ * is refused whatever the PIN; still checked, for the time, never accepted.
+ */
+export type PinReservation =
+  | { kind: 'reserved'; attemptsLeft: number; locksFor: number | null; lockedAt: MonotonicReading | null }
+  | { kind: 'locked'; retryAfterSeconds: number };
 
 export class PinRecordError extends Error {}
 
@@ -82,10 +104,13 @@ export class PinPepperMissingError extends VaultUnavailableError {
 export class ManagerPin {
   readonly #store: PinStore;
   readonly #clock: Clock;
+  readonly #monotonic: MonotonicClock;
 
-  constructor(store: PinStore, clock: Clock) {
+  /** `monotonic`: the clock lockouts are measured on (pin-clock.ts; by default the system's for the system clock). */
+  constructor(store: PinStore, clock: Clock, monotonic: MonotonicClock = monotonicFor(clock)) {
     this.#store = store;
     this.#clock = clock;
+    this.#monotonic = monotonic;
   }
 
   isSet(): boolean {
@@ -97,70 +122,125 @@ export class ManagerPin {
     return this.#load()?.peppered === true;
   }
 
+  /** Whether a lockout holds now (nothing counted or saved). False when no PIN is set. */
+  isLocked(): boolean {
+    const record = this.#load();
+    return record !== null && lockRemainingMs(record, this.#clock.now(), this.#monotonic.now()) > 0;
+  }
+
   /**
    * Sets the PIN. The first PIN needs nothing else; changing it needs the current PIN, checked under the same attempt
    * limit as verify (so `set` cannot be used to guess). On success the attempt count and lockouts start over. With a
    * `pepper` the new hash is keyed with it (and the current PIN is checked with it).
    */
-  set(newPin: string, currentPin?: string, pepper?: Buffer): PinSetResult {
+  async set(newPin: string, currentPin?: string, pepper?: Buffer): Promise<PinSetResult> {
     if (!PIN_PATTERN.test(newPin)) return { ok: false, reason: 'invalid_pin' };
     if (this.isSet()) {
       if (currentPin === undefined) return { ok: false, reason: 'current_pin_required' };
-      const check = this.verify(currentPin, pepper);
+      const check = await this.verify(currentPin, pepper);
       if (!check.ok) {
         // not_set cannot happen here: the record was just loaded.
         return check.reason === 'not_set' ? { ok: false, reason: 'current_pin_required' } : check;
       }
     }
-    this.#store.save(hashPin(newPin, pepper));
+    this.#store.save(await hashPinAsync(newPin, pepper));
     return { ok: true };
   }
 
   /**
    * Checks a PIN. Wrong PINs count; the MAX_FAILED_ATTEMPTS-th locks every attempt out for LOCKOUT_MS (doubling on
    * each further lockout, up to MAX_LOCKOUT_MS), and while locked even the right PIN is refused. A correct PIN resets
-   * the count. Anything that is not 4–8 digits is simply a wrong PIN.
+   * the count. Anything that is not 4–8 digits is simply a wrong PIN. The attempt is counted before the hash is derived
+   * (reserve), and exactly one hash is derived whatever the answer (a dummy one when no PIN is set).
    * A peppered record needs the `pepper` (without it: PinPepperMissingError, nothing counted or saved). A record from
    * before the pepper is checked without it and, on a correct PIN with a `pepper` given, re-hashed with it.
    */
-  verify(pin: string, pepper?: Buffer): PinVerifyResult {
-    const record = this.#load();
-    if (record === null) return { ok: false, reason: 'not_set' };
-    if (record.peppered === true && pepper === undefined) throw new PinPepperMissingError();
-    const now = this.#clock.now();
-    if (record.lockedUntil !== null) {
-      if (now < record.lockedUntil) return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil((record.lockedUntil - now) / 1000) };
-      record.lockedUntil = null;
-      record.failedAttempts = 0;
+  async verify(pin: string, pepper?: Buffer): Promise<PinVerifyResult> {
+    const reservation = this.reserve(pepper);
+    if (reservation === null) {
+      await deriveDummy();
+      return { ok: false, reason: 'not_set' };
     }
-    if (matches(pin, record, record.peppered === true ? pepper : undefined)) {
-      const rehash = isWeakerThan(record.params, SCRYPT_PARAMS) || (record.peppered !== true && pepper !== undefined);
-      const upgraded = rehash ? hashPin(pin, pepper) : record;
-      this.#store.save({ ...upgraded, failedAttempts: 0, lockouts: 0, lockedUntil: null });
+    return this.settle(reservation, await this.matches(pin, pepper), pin, pepper);
+  }
+
+  /**
+   * Counts one attempt before any hash is derived: synchronous, one load and one save, so attempts in flight at once
+   * are each counted (a caller reserving on several records runs them in one transaction). Null when no PIN is set.
+   * Throws PinPepperMissingError (nothing counted) for a peppered record without `pepper`, PinRecordError for a
+   * damaged one.
+   */
+  reserve(pepper?: Buffer): PinReservation | null {
+    const record = this.#load();
+    if (record === null) return null;
+    if (record.peppered === true && pepper === undefined) throw new PinPepperMissingError();
+    const wall = this.#clock.now();
+    const mono = this.#monotonic.now();
+    const remaining = lockRemainingMs(record, wall, mono);
+    if (remaining > 0) {
+      // A lockout read from another boot (or a record from before issue 27) is anchored to this boot's clock from now.
+      if (record.lockedBoot !== mono.boot) this.#store.save(withLock(record, remaining, wall, mono));
+      return { kind: 'locked', retryAfterSeconds: Math.ceil(remaining / 1000) };
+    }
+    const next = record.lockedUntil === null ? { ...record } : { ...withoutLock(record), failedAttempts: 0 };
+    next.failedAttempts += 1;
+    if (next.failedAttempts >= MAX_FAILED_ATTEMPTS) {
+      const duration = Math.min(LOCKOUT_MS * 2 ** next.lockouts, MAX_LOCKOUT_MS);
+      this.#store.save(withLock({ ...next, failedAttempts: 0, lockouts: next.lockouts + 1 }, duration, wall, mono));
+      return { kind: 'reserved', attemptsLeft: 0, locksFor: duration, lockedAt: mono };
+    }
+    this.#store.save(next);
+    return { kind: 'reserved', attemptsLeft: MAX_FAILED_ATTEMPTS - next.failedAttempts, locksFor: null, lockedAt: null };
+  }
+
+  /**
+   * The answer to a reserved attempt once its hash is known. A right PIN on a `reserved` attempt clears the count and
+   * any lockout (and re-hashes a record with weaker parameters or without the pepper); a wrong one stays counted. A
+   * `locked` attempt is refused whatever `matched` says.
+   */
+  async settle(reservation: PinReservation, matched: boolean, pin: string, pepper?: Buffer): Promise<PinVerifyResult> {
+    if (reservation.kind === 'locked') return { ok: false, reason: 'locked', retryAfterSeconds: reservation.retryAfterSeconds };
+    if (matched) {
+      const record = this.#load();
+      if (record !== null) {
+        const rehash = isWeakerThan(record.params, SCRYPT_PARAMS) || (record.peppered !== true && pepper !== undefined);
+        const upgraded = rehash ? await hashPinAsync(pin, pepper) : record;
+        this.#store.save({ ...withoutLock(upgraded), failedAttempts: 0, lockouts: 0 });
+      }
       return { ok: true };
     }
-    record.failedAttempts += 1;
-    if (record.failedAttempts >= MAX_FAILED_ATTEMPTS) {
-      const duration = Math.min(LOCKOUT_MS * 2 ** record.lockouts, MAX_LOCKOUT_MS);
-      record.lockouts += 1;
-      record.failedAttempts = 0;
-      record.lockedUntil = now + duration;
-      this.#store.save(record);
-      return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil(duration / 1000) };
+    if (reservation.locksFor !== null) return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil(reservation.locksFor / 1000) };
+    return { ok: false, reason: 'wrong_pin', attemptsLeft: reservation.attemptsLeft };
+  }
+
+  /**
+   * Gives back a reserved attempt that turned out not to be a guess at this PIN (people/people.ts: a right manager PIN at
+   * the manager pad was reserved against every manager). The count goes down by one, and a lockout this very attempt set
+   * is lifted; a lockout set since by another attempt stays.
+   */
+  refund(reservation: PinReservation): void {
+    if (reservation.kind !== 'reserved') return;
+    const record = this.#load();
+    if (record === null) return;
+    if (reservation.lockedAt !== null && reservation.locksFor !== null) {
+      const ours = record.lockedBoot === reservation.lockedAt.boot && record.lockedUntilMonotonic === reservation.lockedAt.ms + reservation.locksFor;
+      if (ours) this.#store.save({ ...withoutLock(record), failedAttempts: MAX_FAILED_ATTEMPTS - 1, lockouts: Math.max(0, record.lockouts - 1) });
+      return;
     }
-    this.#store.save(record);
-    return { ok: false, reason: 'wrong_pin', attemptsLeft: MAX_FAILED_ATTEMPTS - record.failedAttempts };
+    if (record.lockedUntil === null && record.failedAttempts > 0) this.#store.save({ ...record, failedAttempts: record.failedAttempts - 1 });
   }
 
   /**
    * Whether `pin` is this PIN, without counting anything or looking at a lockout (issue 17: the kiosk finds which
-   * manager a PIN belongs to before verify counts the attempt against that one alone). False when no PIN is set. Every
-   * use must be followed by verify on the record it picks, or on every record when none matched, so the attempt limit
-   * still applies (people/people.ts). Throws PinPepperMissingError like verify.
+   * manager a PIN belongs to). One hash derived; false when no PIN is set (after a dummy hash, for the time). Callers
+   * that decide anything on it count the attempt first (reserve). Throws PinPepperMissingError like verify.
    */
-  matches(pin: string, pepper?: Buffer): boolean {
+  async matches(pin: string, pepper?: Buffer): Promise<boolean> {
     const record = this.#load();
-    if (record === null) return false;
+    if (record === null) {
+      await deriveDummy();
+      return false;
+    }
     if (record.peppered === true && pepper === undefined) throw new PinPepperMissingError();
     return matches(pin, record, record.peppered === true ? pepper : undefined);
   }
@@ -174,14 +254,42 @@ export class ManagerPin {
   }
 }
 
+/**
+ * How long the record's lockout still holds (0: none). On the boot it was set on, by the monotonic clock; a lockout
+ * from another boot (the machine restarted; monotonic time started again) or from before issue 27 has only the wall
+ * clock left, and is then bounded by its own length (MAX_LOCKOUT_MS for an old record): a clock set back cannot make it
+ * longer than it was set for, and the caller anchors what remains to this boot's clock.
+ */
+export function lockRemainingMs(record: PinRecord, wall: number, mono: MonotonicReading): number {
+  if (record.lockedUntil === null) return 0;
+  const length = record.lockMs ?? MAX_LOCKOUT_MS;
+  const left = record.lockedBoot === mono.boot && record.lockedUntilMonotonic !== undefined ? record.lockedUntilMonotonic - mono.ms : record.lockedUntil - wall;
+  return Math.max(0, Math.min(left, length));
+}
+
+function withLock(record: PinRecord, remainingMs: number, wall: number, mono: MonotonicReading): PinRecord {
+  return {
+    ...record,
+    lockedUntil: wall + remainingMs,
+    lockedBoot: mono.boot,
+    lockedUntilMonotonic: mono.ms + remainingMs,
+    lockMs: Math.min(record.lockedUntil === null ? remainingMs : (record.lockMs ?? remainingMs), MAX_LOCKOUT_MS),
+  };
+}
+
+function withoutLock(record: PinRecord): PinRecord {
+  const { lockedBoot: _boot, lockedUntilMonotonic: _until, lockMs: _length, ...rest } = record;
+  return { ...rest, lockedUntil: null };
+}
+
 /** A fresh record for a PIN: new random salt, current scrypt parameters, no failures; keyed with `pepper` when given. */
-export function hashPin(pin: string, pepper?: Buffer): PinRecord {
+export async function hashPinAsync(pin: string, pepper?: Buffer, params: ScryptParams = SCRYPT_PARAMS): Promise<PinRecord> {
   const salt = randomBytes(16);
-  const params = { ...SCRYPT_PARAMS };
+  const copy = { ...params };
   return {
     salt: salt.toString('base64'),
-    hash: derive(pin, salt, params, pepper).toString('base64'),
-    params,
+    hash: (await derive(pin, salt, copy, pepper)).toString('base64'),
+    params: copy,
     peppered: pepper !== undefined,
     failedAttempts: 0,
     lockouts: 0,
@@ -189,17 +297,49 @@ export function hashPin(pin: string, pepper?: Buffer): PinRecord {
   };
 }
 
-function derive(pin: string, salt: Buffer, params: ScryptParams, pepper: Buffer | undefined): Buffer {
+/** hashPinAsync's record, without the event loop's freedom: for scripts and tests that need it at once. */
+export function hashPin(pin: string, pepper?: Buffer): PinRecord {
+  const salt = randomBytes(16);
+  const params = { ...SCRYPT_PARAMS };
   const { N, r, p, keylen } = params;
-  const text = pin.normalize('NFC');
-  const secret = pepper === undefined ? text : createHmac('sha256', pepper).update(text, 'utf8').digest();
-  return scryptSync(secret, salt, keylen, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
+  const hash = scryptSyncDerive(secretOf(pin, pepper), salt, keylen, { N, r, p, maxmem: maxmemOf(params) });
+  return { salt: salt.toString('base64'), hash: hash.toString('base64'), params, peppered: pepper !== undefined, failedAttempts: 0, lockouts: 0, lockedUntil: null };
 }
 
-function matches(pin: string, record: PinRecord, pepper: Buffer | undefined): boolean {
+let derivations = 0;
+
+/** How many PIN hashes this process has derived (issue 27: the tests and bench/pin-timing count them per answer). */
+export function pinDerivations(): number {
+  return derivations;
+}
+
+const DUMMY_SALT = Buffer.alloc(16, 0x5a);
+
+/** One hash at the current parameters, for an answer that has no record to check (no PIN set, unknown person). */
+export async function deriveDummy(): Promise<void> {
+  await derive('0000', DUMMY_SALT, SCRYPT_PARAMS, undefined);
+}
+
+function secretOf(pin: string, pepper: Buffer | undefined): string | Buffer {
+  const text = pin.normalize('NFC');
+  return pepper === undefined ? text : createHmac('sha256', pepper).update(text, 'utf8').digest();
+}
+
+const maxmemOf = (params: ScryptParams) => 256 * params.N * params.r + 1024 * 1024;
+
+function derive(pin: string, salt: Buffer, params: ScryptParams, pepper: Buffer | undefined): Promise<Buffer> {
+  const { N, r, p, keylen } = params;
+  derivations += 1;
+  // The asynchronous scrypt runs on libuv's thread pool: the kiosk keeps answering while a PIN is checked.
+  return new Promise((resolve, reject) => {
+    scrypt(secretOf(pin, pepper), salt, keylen, { N, r, p, maxmem: maxmemOf(params) }, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+async function matches(pin: string, record: PinRecord, pepper: Buffer | undefined): Promise<boolean> {
   const expected = Buffer.from(record.hash, 'base64');
   // Hash every attempt, even a malformed one, so the answer takes the same time either way.
-  const actual = derive(pin, Buffer.from(record.salt, 'base64'), record.params, pepper);
+  const actual = await derive(pin, Buffer.from(record.salt, 'base64'), record.params, pepper);
   return actual.length === expected.length && timingSafeEqual(actual, expected) && PIN_PATTERN.test(pin);
 }
 
@@ -228,6 +368,9 @@ function isPinRecord(value: unknown): value is PinRecord {
     (r.peppered === undefined || typeof r.peppered === 'boolean') &&
     int(r.failedAttempts, 0, 1_000) &&
     int(r.lockouts, 0, 1_000) &&
-    (r.lockedUntil === null || int(r.lockedUntil, 0, Number.MAX_SAFE_INTEGER))
+    (r.lockedUntil === null || int(r.lockedUntil, 0, Number.MAX_SAFE_INTEGER)) &&
+    (r.lockedBoot === undefined || (typeof r.lockedBoot === 'string' && r.lockedBoot.length <= 100)) &&
+    (r.lockedUntilMonotonic === undefined || int(r.lockedUntilMonotonic, 0, Number.MAX_SAFE_INTEGER)) &&
+    (r.lockMs === undefined || int(r.lockMs, 0, MAX_LOCKOUT_MS))
   );
 }

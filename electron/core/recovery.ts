@@ -2,7 +2,7 @@ import type { Clock, Logger, OrdersPort } from './ports.ts';
 import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
 import type { OperationsRepo } from './store/operations-repo.ts';
 import type { OrdersRepo } from './store/orders-repo.ts';
-import { RESUMABLE_CREATE_MS, sendCreate } from './orders/create-order.ts';
+import { RESUMABLE_CREATE_MS, sendCreate, UnreadableCreateError } from './orders/create-order.ts';
 import type { Order } from '../../shared/schemas/order.ts';
 import type { KioskErrorCode } from '../../shared/kiosk-errors.ts';
 
@@ -77,6 +77,14 @@ export async function recover(options: RecoveryOptions): Promise<RecoveryReport>
       emit(order);
       report.creates.push({ operationId: operation.id, outcome: 'created', orderId: order.id, error: null });
     } catch (error) {
+      // issue 26: made, its answer unreadable, but a GET read it (stored already): an order recovery made like any
+      // other, for the next charge to resume or withdraw (RecoveredSales). Unread by GET too, it is logged by its id.
+      if (error instanceof UnreadableCreateError) {
+        if (error.order) emit(error.order);
+        else logger?.warn('recovery: an order was made whose answers cannot be read', { order: error.orderId });
+        report.creates.push({ operationId: operation.id, outcome: error.order ? 'created' : 'failed', orderId: error.orderId, error: error.code });
+        continue;
+      }
       const failed = ops.get(operation.id)?.state === 'failed';
       report.creates.push({ operationId: operation.id, outcome: failed ? 'failed' : 'pending', orderId: null, error: describe(error) });
       if (!failed && isUnreachable(error)) report.unreachable = true;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { KeyObject } from 'node:crypto';
 import type { App, BrowserWindow, BrowserWindowConstructorOptions, Dialog, IpcMain, Menu, Protocol, Screen, Session, Shell } from 'electron';
 import { createLogger } from '../core/logger.ts';
 import type { Clock, Logger, ReceiptPrinter } from '../core/ports.ts';
@@ -13,6 +14,7 @@ import { openLogFile } from './log-file.ts';
 import { createReceiptPrinter } from './receipt-printer.ts';
 import { splitShellArgs } from './shell-args.ts';
 import { UpdateManager, counterActivity, loadElectronUpdater, selfUpdateSupport, type AutoUpdaterLike } from './updater/updater.ts';
+import { readPinnedKey } from './updater/update-signature.ts';
 import { cashierWindowOptions, customerWindowOptions, receiptWindowOptions, type WindowContext } from './window-options.ts';
 import type { UpdateStatus } from '../../shared/update-api.ts';
 
@@ -65,6 +67,11 @@ export interface KioskAppDeps<Config extends ShellLaunchConfig = ShellLaunchConf
   echo?: (line: string) => void;
   /** issue 18: electron-updater's autoUpdater, loaded lazily (it imports electron); the tests pass a mock. */
   autoUpdater?: () => Promise<AutoUpdaterLike>;
+  /**
+   * issue 27 item 3: the pinned Ed25519 update key; default the installation's
+   * <resources>/update-key/update-public-key.pem (build/electron-builder.yml extraResources). Tests pass their own.
+   */
+  updateKey?: () => Promise<KeyObject | null>;
   platform?: NodeJS.Platform;
   fetch?: typeof fetch;
 }
@@ -215,6 +222,7 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
       },
       activity: () => counterActivity(api, clock.now()),
       autoUpdater: deps.autoUpdater ?? loadElectronUpdater,
+      pinnedKey: deps.updateKey ?? (() => readPinnedKey(join(process.resourcesPath, 'update-key', 'update-public-key.pem'))),
       // The core finishes its outbox step and closes the database first; the lock is let go so that the updated kiosk,
       // started by the installer, is not turned away as a second instance.
       beforeInstall: async () => {

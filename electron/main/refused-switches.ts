@@ -33,7 +33,30 @@ const REFUSED_SWITCHES: Readonly<Record<string, string>> = {
   'gpu-launcher': LAUNCHER,
   'utility-cmd-prefix': LAUNCHER,
   'browser-subprocess-path': LAUNCHER,
+  // issue 27 item 6: the rest of Chromium's sandbox switches (Chromium docs/linux/sandboxing.md, docs/design/sandbox.md)
+  // and what takes TLS's checks away (a man in the middle then reads the token and forges the platform's answers).
+  'disable-gpu-sandbox': "turns off the GPU process's sandbox",
+  'disable-setuid-sandbox': "turns off Chromium's setuid sandbox on Linux",
+  'disable-namespace-sandbox': "turns off Chromium's namespace sandbox on Linux",
+  'disable-seccomp-filter-sandbox': "turns off Chromium's seccomp-bpf system-call filter on Linux",
+  'no-zygote': 'starts renderers without the zygote that sandboxes them on Linux',
+  'no-zygote-sandbox': "turns off the zygote's sandbox on Linux",
+  'ignore-certificate-errors': 'accepts any TLS certificate, so a man in the middle can pose as the platform or the relay',
+  'ignore-certificate-errors-spki-list': 'accepts TLS certificates of the keys it lists, so a man in the middle can pose as the platform or the relay',
+  'allow-running-insecure-content': 'lets an https page run scripts loaded over plain http',
 };
+
+/**
+ * issue 27 item 6: environment variables that take TLS's checks away in the main process (Node's own TLS: the platform,
+ * the relay, the update feed), with why. NODE_TLS_REJECT_UNAUTHORIZED=0 turns certificate checks off; NODE_EXTRA_CA_CERTS
+ * adds certificate authorities the kiosk then trusts for the platform too; SSLKEYLOGFILE writes every TLS session's
+ * keys to a file, from which a capture of the traffic (tokens included) can be read.
+ */
+const REFUSED_VARIABLES: ReadonlyArray<{ name: string; refused: (value: string) => boolean; why: string }> = [
+  { name: 'NODE_TLS_REJECT_UNAUTHORIZED', refused: (value) => value === '0', why: "turns off Node's TLS certificate checks, so a man in the middle can pose as the platform, the relay or the update feed" },
+  { name: 'NODE_EXTRA_CA_CERTS', refused: (value) => value !== '', why: 'adds certificate authorities the kiosk would trust for the platform, the relay and the update feed' },
+  { name: 'SSLKEYLOGFILE', refused: (value) => value !== '', why: "writes every TLS session's keys to a file, from which captured traffic (tokens included) can be read" },
+];
 
 /** NODE_OPTIONS entries that attach a debugger or load code before the kiosk's own. */
 const NODE_OPTIONS_REFUSED = /(?:^|\s)(--inspect(?:-brk|-port)?|--require|-r|--import|--loader|--experimental-loader)(?=[\s=]|$)/;
@@ -59,5 +82,9 @@ export function findRefusedSwitch(argv: readonly string[], env: NodeJS.ProcessEn
   const nodeOptions = NODE_OPTIONS_REFUSED.exec(env.NODE_OPTIONS ?? '');
   if (nodeOptions) return { name: `NODE_OPTIONS (${nodeOptions[1]})`, why: 'attaches a debugger or loads code into the main process before the kiosk' };
   if (env.ELECTRON_RUN_AS_NODE) return { name: 'ELECTRON_RUN_AS_NODE', why: 'asks Electron to run as a plain Node runtime' };
+  for (const variable of REFUSED_VARIABLES) {
+    const value = env[variable.name];
+    if (value !== undefined && variable.refused(value)) return { name: variable.name, why: variable.why };
+  }
   return null;
 }

@@ -9,6 +9,7 @@ import type { dispatch as Dispatch } from '../core/api-dispatch.ts';
 import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
 import { kioskError } from '../../shared/kiosk-errors.ts';
 import { EventsSinceFirstReads, firstReadsElement, pageAroundFirstReads, readFirstAnswers } from './first-reads.ts';
+import { WEB_SHELL_SERVER_LIMITS, capConnections, httpServerOptions, type ServerLimits } from '../../node-common/server-limits.ts';
 
 // The web shell's own code (shared/kiosk-errors.ts), not the platform's `unauthorized`, which sends the cashier to
 // connect the account: a page without this launch's secret is fixed by restarting the kiosk (issue 13).
@@ -35,6 +36,10 @@ export interface WebShellOptions {
   firstReadsWaitMs?: number;
   /** Called when a page's event stream opens (the page's scripts have run): launch/run-web.ts starts its own work then. */
   streamOpened?: () => void;
+  /** How long a one-time launch code (WebShell.oneTimeUrl) can be exchanged. Default 60 s. */
+  codeTtlMs?: number;
+  /** Socket limits (issue 27 item 4); default WEB_SHELL_SERVER_LIMITS, the relay's timeouts. */
+  limits?: ServerLimits;
 }
 
 export interface WebShell {
@@ -42,6 +47,12 @@ export interface WebShell {
   url: string;
   origin: string;
   secret: string;
+  /**
+   * issue 27 item 4: a URL carrying a one-time code instead of the secret, for a browser's command line (readable by
+   * every user in /proc): its first load, within codeTtlMs, trades the code for the secret in an HttpOnly,
+   * SameSite=Strict cookie; a second load of it is refused. Each call makes a new code.
+   */
+  oneTimeUrl(): string;
   /**
    * issue 14 "cold start": reads the first screen's answers now, for the next page load with the secret (the launch's
    * window), so that page is served at once instead of after its reads. launch/run-web.ts calls it when the core is
@@ -52,6 +63,8 @@ export interface WebShell {
 }
 
 const MAX_BODY = 64 * 1024;
+/** Where a one-time launch code is exchanged for the launch cookie (issue 27 item 4). */
+const LAUNCH_PATH = '/launch';
 /**
  * importCatalog carries a CSV of up to 1,000,000 characters (kiosk-api). In UTF-8 a character takes up to 3 bytes
  * (accents 2, other scripts 3), and JSON doubles a quote or a line break: 3 MB covers any real file, plus room for the
@@ -90,6 +103,35 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const keptEvents = new EventsSinceFirstReads();
   let origin = '';
   let hosts: string[] = [];
+  let cookieName = '';
+  /** One-time launch codes not used yet, each with when it expires (issue 27 item 4). */
+  const codes = new Map<string, number>();
+  const codeTtlMs = options.codeTtlMs ?? 60_000;
+  const limits = options.limits ?? WEB_SHELL_SERVER_LIMITS;
+
+  /** Uses up a code: true once, for a code made by oneTimeUrl() within codeTtlMs; false ever after. */
+  const takeCode = (given: string | null): boolean => {
+    if (!given) return false;
+    const now = Date.now();
+    const buffer = Buffer.from(given);
+    let found: string | null = null;
+    for (const [code, expiresAt] of codes) {
+      if (expiresAt <= now) codes.delete(code);
+      else if (Buffer.byteLength(code) === buffer.length && timingSafeEqual(Buffer.from(code), buffer)) found = code;
+    }
+    if (found === null) return false;
+    codes.delete(found);
+    return true;
+  };
+
+  /** The secret from this launch's cookie (set by a one-time code), if the request carries it. */
+  const cookieSecret = (req: IncomingMessage): string | undefined => {
+    for (const part of String(req.headers.cookie ?? '').split(';')) {
+      const eq = part.indexOf('=');
+      if (eq !== -1 && part.slice(0, eq).trim() === cookieName) return part.slice(eq + 1).trim();
+    }
+    return undefined;
+  };
 
   const matchesSecret = (given: string | undefined | null): boolean => {
     if (!given) return false;
@@ -97,7 +139,11 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     return buffer.length === secretBuffer.length && timingSafeEqual(buffer, secretBuffer);
   };
 
-  const server: Server = createServer((req, res) => {
+  /** The secret given (header or ?k=) or, failing that, the launch cookie (issue 27 item 4). */
+  const authorized = (req: IncomingMessage, given: string | undefined | null): boolean => matchesSecret(given) || matchesSecret(cookieSecret(req));
+
+  // issue 27 item 4: the relay's socket limits (node-common/server-limits.ts), so slow sockets are cut.
+  const server: Server = createServer(httpServerOptions(limits), (req, res) => {
     void handle(req, res).catch(() => {
       if (!res.headersSent) json(res, 500, { ok: false, error: kioskError('internal', 'The web shell failed.') });
       else res.destroy();
@@ -120,14 +166,16 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         return json(res, 403, { ok: false, error: kioskError('forbidden_origin', 'Cross-origin calls are refused.') });
       }
       if (url.pathname === '/api/events' && req.method === 'GET') {
-        if (!matchesSecret(url.searchParams.get('k'))) return json(res, 401, { ok: false, error: LAUNCH_SECRET_REFUSED });
+        if (!authorized(req, url.searchParams.get('k'))) return json(res, 401, { ok: false, error: LAUNCH_SECRET_REFUSED });
         return openEventStream(res, keptEvents.take(url.searchParams.get('b')));
       }
       if (req.method !== 'POST') return json(res, 405, { ok: false, error: kioskError('method_not_allowed', 'API calls are POST.') });
       if (requestOrigin === undefined && req.headers['sec-fetch-site'] !== undefined && req.headers['sec-fetch-site'] !== 'same-origin') {
         return json(res, 403, { ok: false, error: kioskError('forbidden_origin', 'Cross-site calls are refused.') });
       }
-      if (!matchesSecret(single(req.headers['x-kiosk-secret']))) {
+      // A cookie is sent with cross-site requests only when SameSite allows it (Strict: never), and the Origin check
+      // above refuses other origins' calls: it authenticates this origin's pages, as the header does.
+      if (!authorized(req, single(req.headers['x-kiosk-secret']))) {
         return json(res, 401, { ok: false, error: LAUNCH_SECRET_REFUSED });
       }
       if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
@@ -148,12 +196,31 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       return json(res, result.ok || result.error.code !== 'invalid_input' ? 200 : 400, result);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { ok: false, error: kioskError('method_not_allowed', 'Only GET here.') });
+    if (url.pathname === LAUNCH_PATH) return exchangeCode(req, url, res);
     // issue 14 "cold start": the launch's own URL (it carries the secret) gets the page with the first screen's answers.
-    if (req.method === 'GET' && matchesSecret(url.searchParams.get('k'))) {
+    if (req.method === 'GET' && authorized(req, url.searchParams.get('k'))) {
       const page = staticFileOf(url.pathname);
       if ('found' in page && page.file === indexFile) return servePageWithFirstReads(page.found, res);
     }
     return serveStatic(url.pathname, single(req.headers['if-none-match']), res);
+  }
+
+  /**
+   * issue 27 item 4: GET /launch?c=<code> trades a one-time code for the secret in a cookie: HttpOnly (no script reads
+   * it), SameSite=Strict (no other site's page sends it), for this session only. The answer moves the page to / by a
+   * meta refresh rather than a redirect: a navigation this origin's page starts is same-site, so the cookie goes with
+   * it (and the first screen's answers come with the page), whatever opened the launch URL (a local file, say). A code
+   * used, expired or unknown gets 401, and nothing is set.
+   */
+  function exchangeCode(req: IncomingMessage, url: URL, res: ServerResponse): void {
+    if (req.method !== 'GET' || !takeCode(url.searchParams.get('c'))) return json(res, 401, { ok: false, error: LAUNCH_SECRET_REFUSED });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'set-cookie': `${cookieName}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
+      ...PAGE_HEADERS,
+    });
+    res.end('<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>Kiosk</title>');
   }
 
   /**
@@ -267,6 +334,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   }
 
   server.on('clientError', answerClientError);
+  // Sockets beyond the cap are closed at once (Node's 'drop'); nothing to count here.
+  capConnections(server, limits, () => undefined);
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -276,6 +345,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   if (address === null || typeof address === 'string') throw new Error('the web shell is not listening on a TCP port');
   origin = `http://127.0.0.1:${address.port}`;
   hosts = [`127.0.0.1:${address.port}`, `localhost:${address.port}`];
+  // A cookie is kept per host, not per port (RFC 6265 8.5): the port in its name keeps two kiosks' apart.
+  cookieName = `kiosk-launch-${address.port}`;
   // Read in the background from now on: its code runs at a later turn of the event loop, after the caller's own start
   // steps that follow this one without waiting (launch/run-web.ts shows the address first).
   loadDispatch().catch(() => undefined);
@@ -283,6 +354,11 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     url: `${origin}/?k=${secret}`,
     origin,
     secret,
+    oneTimeUrl: () => {
+      const code = randomBytes(24).toString('hex');
+      codes.set(code, Date.now() + codeTtlMs);
+      return `${origin}${LAUNCH_PATH}?c=${code}`;
+    },
     readAhead: () => {
       if (indexFile !== null && staticFiles.has(indexFile)) readingAhead ??= readFirst();
     },

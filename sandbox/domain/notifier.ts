@@ -4,11 +4,15 @@ import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { ApplicationRecord, DeliveryRecord, SandboxState } from '../state.ts';
 import type { IpnTopic } from '../../shared/schemas/notification.ts';
+import { WebhookTimestamp } from './webhook-ts.ts';
+import { documentedTimestamp, SIMULATED_BODY_ORDER_ID, type ProfileSetting } from '../profile.ts';
 
 export interface NotifierOptions {
   /** seed 6.1: the receiver must answer within 22 s. Real milliseconds, not sandbox time. */
   timeoutMs: number;
   fetch: typeof fetch;
+  /** issue 27: seconds the signed `ts` runs ahead of the sandbox clock (sandbox/domain/webhook-ts.ts); default 0. */
+  webhookTsAheadSeconds?: number;
 }
 
 const MINUTE = 60 * 1000;
@@ -54,30 +58,73 @@ export function isLocalUrl(url: string): boolean {
  */
 export class Notifier {
   readonly #inFlight = new Set<string>();
+  /** issue 27: the `ts` the signatures carry (the control API's PUT /sandbox/webhook-ts changes it). */
+  readonly webhookTs: WebhookTimestamp;
 
   constructor(
     private readonly state: SandboxState,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly profile: ProfileSetting,
     private readonly options: NotifierOptions,
-  ) {}
+  ) {
+    this.webhookTs = new WebhookTimestamp(options.webhookTsAheadSeconds ?? 0);
+  }
 
   /** platform-facts "Webhooks (topic orders)". */
   orderWebhook(app: ApplicationRecord, userId: string, action: string, data: Record<string, unknown> & { id: string }): void {
     if (!app.webhook_url) return;
+    const documented = this.profile.documented;
+    // issue 26, documented profile: the real platform sends no order.created (platform-facts "Webhooks": "there is no
+    // order.created"); the seed profile keeps the project's decision to send it.
+    if (documented && action === 'order.created') return;
+    const body = this.#orderBody(app, userId, action, data);
+    this.#enqueue('webhook', 'order', withQuery(app.webhook_url, { 'data.id': data.id, type: 'order' }), JSON.stringify(body), app, userId, data.id, documented ? { ts_ms: true } : {});
+  }
+
+  /**
+   * issue 26: the dashboard's "Simulate notification" (platform-facts "Webhooks"): a signed webhook to the configured
+   * URL for the Data ID the seller typed. The query's data.id (which the signature covers) is the typed id, and may be
+   * joined by data.external_reference; the body's data.id is the dashboard's example id, not the typed one. Sent once,
+   * never retried (the seller reads the answer on screen). Its ts follows the profile. Returns the delivery's id.
+   */
+  simulate(app: ApplicationRecord, userId: string, input: { data_id: string; external_reference?: string; action: string }): string {
+    if (!app.webhook_url) throw new Error('the application has no webhook URL');
+    const data: Record<string, unknown> & { id: string } = { id: SIMULATED_BODY_ORDER_ID };
+    if (input.external_reference !== undefined) data.external_reference = input.external_reference;
+    const body = this.#orderBody(app, userId, input.action, data);
+    const query: Record<string, string> = { 'data.id': input.data_id, type: 'order' };
+    if (input.external_reference !== undefined) query['data.external_reference'] = input.external_reference;
+    return this.#enqueue('webhook', 'order', withQuery(app.webhook_url, query), JSON.stringify(body), app, userId, input.data_id, {
+      one_shot: true,
+      ...(this.profile.documented ? { ts_ms: true as const } : {}),
+    });
+  }
+
+  /** The attempts of one delivery so far (for the simulate route's answer). */
+  delivery(id: string): DeliveryRecord | undefined {
+    return this.state.deliveries.get(id);
+  }
+
+  /**
+   * platform-facts "Webhooks": an orders-topic body. issue 26, documented profile: user_id a JSON number (platform-facts
+   * "Webhooks": a number in one official example, text in another; the seed profile sends text) and date_created of 0,
+   * 2 or 9 fractional digits (sandbox/profile.ts).
+   */
+  #orderBody(app: ApplicationRecord, userId: string, action: string, data: Record<string, unknown>): Record<string, unknown> {
     const now = this.clock.now();
-    const body = {
+    const documented = this.profile.documented;
+    return {
       action,
       api_version: 'v1',
       application_id: app.client_id,
-      date_created: isoTimestamp(now),
+      date_created: documented ? documentedTimestamp(now) : isoTimestamp(now),
       id: this.ids.digits(12),
       live_mode: false,
       type: 'order',
-      user_id: userId,
+      user_id: documented && /^\d{1,15}$/.test(userId) ? Number(userId) : userId,
       data,
     };
-    this.#enqueue('webhook', 'order', withQuery(app.webhook_url, { 'data.id': data.id, type: 'order' }), JSON.stringify(body), app, userId, data.id);
   }
 
   /**
@@ -125,10 +172,20 @@ export class Notifier {
     this.#enqueue('ipn', topic, withQuery(url, { topic, id: resourceId }), JSON.stringify({ resource: resourceId, topic }), app, userId, resourceId);
   }
 
-  #enqueue(kind: DeliveryRecord['kind'], topic: string, url: string, body: string, app: ApplicationRecord, userId: string, dataId: string): void {
+  #enqueue(
+    kind: DeliveryRecord['kind'],
+    topic: string,
+    url: string,
+    body: string,
+    app: ApplicationRecord,
+    userId: string,
+    dataId: string,
+    flags: Pick<DeliveryRecord, 'ts_ms' | 'one_shot'> = {},
+  ): string {
     const now = this.clock.now();
     const id = this.ids.hex(16);
     this.state.deliveries.put(id, {
+      ...flags,
       id,
       request_id: this.ids.uuid(),
       kind,
@@ -145,6 +202,7 @@ export class Notifier {
       created_at: now,
     });
     this.state.pendingDeliveries.add(id);
+    return id;
   }
 
   async #attempt(delivery: DeliveryRecord): Promise<void> {
@@ -176,7 +234,7 @@ export class Notifier {
       delivery.state = 'delivered';
       delivery.next_attempt_at = null;
     } else {
-      const next = nextAttemptAt(delivery.first_attempt_at, startedAt, attempt);
+      const next = delivery.one_shot ? null : nextAttemptAt(delivery.first_attempt_at, startedAt, attempt);
       if (next === null) {
         delivery.state = 'gave_up';
         delivery.next_attempt_at = null;
@@ -189,7 +247,10 @@ export class Notifier {
   }
 
   #headers(delivery: DeliveryRecord, now: number): Record<string, string> {
-    const ts = Math.floor(now / 1000);
+    // issue 26, documented profile: the Orders notification pages sign with a 13-digit millisecond ts (platform-facts
+    // "Webhooks"; https://www.mercadopago.com.uy/developers/en/docs/qr-code/notifications); the seed's is in seconds.
+    // issue 27: either unit runs ahead by the configured skew (sandbox/domain/webhook-ts.ts).
+    const ts = delivery.ts_ms ? this.webhookTs.tsMsFor(now) : this.webhookTs.tsFor(now);
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'PlatformSandbox-Notifications/1.0',

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.ts';
 import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError, DocumentedApiError } from '../http/replies.ts';
+import { documentedCountry, documentedStatusDetail, documentedTimestamp, partialRefundsAllowed, type ProfileSetting } from '../profile.ts';
 import type { AccessTokenRecord, OrderRecord, PaymentState, RefundState, SandboxState, SellerRecord } from '../state.ts';
 import { formatAmount, parseAmount, type Currency } from '../../shared/money.ts';
 import { parseDuration } from '../../shared/duration.ts';
@@ -17,6 +18,8 @@ const DEFAULT_DURATION = parseDuration(DEFAULT_EXPIRATION);
 const MIN_EXPIRATION_S = 30; // seed 8
 const MAX_EXPIRATION_S = 3600 * 3600; // seed 8: 3600 hours
 const REFUND_WINDOW_MS = 360 * 24 * 3600 * 1000; // seed 3.2 rule 3
+/** issue 26: platform-facts "Create-order limits the real reference adds" (documented profile only). */
+const MAX_DOCUMENTED_EXTERNAL_CODE = 30;
 
 /** What an order change sets off: webhooks (seed 6.2) and the legacy resources and IPNs (seed 6.1). */
 export interface OrderEvents {
@@ -39,6 +42,7 @@ export class OrderService {
     private readonly state: SandboxState,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly profile: ProfileSetting,
     private readonly events: OrderEvents,
     private readonly options: OrderServiceOptions,
   ) {}
@@ -66,6 +70,15 @@ export class OrderService {
       throw new ApiError('property_value', ['expiration_time'], 'expiration_time must be between PT30S and PT3600H.');
     }
 
+    // issue 26, documented profile: platform-facts "Create-order limits the real reference adds": items[].external_code
+    // has at most 30 characters on the real platform (the seed's schema allows 256), so a longer one is refused there.
+    if (this.profile.documented) {
+      body.items?.forEach((item, i) => {
+        if (item.external_code !== undefined && item.external_code.length > MAX_DOCUMENTED_EXTERNAL_CODE) {
+          throw new ApiError('property_value', [`items.${i}.external_code`], `items.${i}.external_code has at most ${MAX_DOCUMENTED_EXTERNAL_CODE} characters.`);
+        }
+      });
+    }
     const items = body.items?.map((item, i) => ({
       ...item,
       unit_price: amount(item.unit_price, currency, `items.${i}.unit_price`),
@@ -108,7 +121,8 @@ export class OrderService {
 
     const now = this.clock.now();
     const mode = body.config.qr.mode ?? 'static';
-    const id = this.ids.orderId();
+    // issue 26: the documented profile makes TEST orders of 32 characters (sandbox/profile.ts).
+    const id = this.profile.documented ? this.ids.documentedOrderId() : this.ids.orderId();
     // issue 14 throughput: the record is built without conditional spreads (each made and copied a throwaway object on
     // every create); the optional fields are set after the fixed ones. Nothing reads the record's key order except
     // integration_data's (rendered as stored), which keeps the order it had.
@@ -203,14 +217,39 @@ export class OrderService {
     return order;
   }
 
-  /** seed 3.1, 4.6 and the refund errors of platform-facts. */
+  /**
+   * seed 3.1, 4.6 and the refund errors of platform-facts. issue 26: in the documented profile the refusals are the
+   * real platform's documented codes (QR refund-errors page,
+   * https://www.mercadopago.com.ar/developers/en/docs/qr-code/resources/refund-errors) and a full refund is
+   * asynchronous (QR refund reference, https://www.mercadopago.cl/developers/en/reference/in-person-payments/qr-code/orders/refund-order/post:
+   * the answer shows the order still processed / accredited; "check transactions.refunds.status with Get order").
+   */
   refund(token: AccessTokenRecord, id: string, body: RefundOrderRequest | undefined): { order: OrderRecord; refunds: RefundState[] } {
+    const documented = this.profile.documented;
+    // refund-errors page: 401 user_not_authorized, "the user does not have permission to perform this action": here a
+    // token whose grant lacks the write scope (seed 2.2), which the seed profile lets refund.
+    if (documented && !token.scope.split(' ').includes('write')) {
+      throw new DocumentedApiError('user_not_authorized', ['scope'], 'The access token was granted without the write scope.');
+    }
     const order = this.find(token, id);
+    // refund-errors page: 400 invalid_order_owner, an order "not created by the requester": the seller's order made by
+    // another of its applications (another seller's order stays order_not_found, seed 4.4).
+    if (documented && order.client_id !== token.client_id) {
+      throw new DocumentedApiError('invalid_order_owner', [id], `Order ${id} was created by application ${order.client_id}, not by ${token.client_id}.`);
+    }
     if (order.refunds.some((r) => r.status === 'processing')) throw new ApiError('refund_in_progress', [id]);
-    if (order.status !== 'processed') throw new ApiError('order_not_refundable', [id], `Order ${id} is ${order.status}; only processed orders can be refunded.`);
+    if (order.status !== 'processed') {
+      // refund-errors page: 409 order_already_refunded, 409 cannot_refund_order (not in a refundable status).
+      if (documented) {
+        throw new DocumentedApiError(order.status === 'refunded' ? 'order_already_refunded' : 'cannot_refund_order', [id], `Order ${id} is ${order.status}; only processed orders can be refunded.`);
+      }
+      throw new ApiError('order_not_refundable', [id], `Order ${id} is ${order.status}; only processed orders can be refunded.`);
+    }
     const now = this.clock.now();
     const payment = order.payment;
-    if (payment.paid_at !== undefined && now > payment.paid_at + REFUND_WINDOW_MS) throw new ApiError('refund_window_expired', [id]);
+    if (payment.paid_at !== undefined && now > payment.paid_at + REFUND_WINDOW_MS) {
+      throw documented ? new DocumentedApiError('in_store_payment_refund_order', [id]) : new ApiError('refund_window_expired', [id]);
+    }
     const paid = payment.paid ?? payment.amount;
     const remaining = paid - (payment.refunded ?? 0);
 
@@ -220,8 +259,25 @@ export class OrderService {
       refund = this.#newRefund(order, remaining, 'processing');
       refund.completes_at = now + this.options.refundProcessingSeconds * 1000;
       this.state.active.add(order.id);
+      if (documented) {
+        // Asynchronous: nothing but the running refund changes until it completes (advance()), and no notification is
+        // sent before then (the order's status has not changed).
+        refund.applies_on_completion = true;
+        order.version += 1;
+        order.updated_at = Math.max(order.updated_at, now);
+        delete order.forced_status;
+        this.state.orders.put(order.id, order);
+        return { order, refunds: [refund] };
+      }
     } else {
+      // refund-errors page: 400 unsupported_partially_refunds; platform-facts: partial refunds exist for Argentina,
+      // Uruguay and Chile sellers only.
+      if (documented && !partialRefundsAllowed(order.country_code)) {
+        throw new DocumentedApiError('unsupported_partially_refunds', ['transactions'], `Partial refunds are not available to sellers in ${order.country_code}; refund the whole order.`);
+      }
       if (requested.id !== payment.id) {
+        // refund-errors page: 404 transaction_not_found, "the transactions[].id sent" is not the order's.
+        if (documented) throw new DocumentedApiError('transaction_not_found', ['transactions.0.id'], `Order ${id} has no transaction ${requested.id}.`);
         throw new ApiError('property_value', ['transactions.0.id'], `transactions[0].id must be the payment transaction ${payment.id}.`);
       }
       const value = amount(requested.amount, order.currency, 'transactions.0.amount');
@@ -231,7 +287,17 @@ export class OrderService {
       }
       refund = this.#newRefund(order, value, 'processed');
     }
-    payment.refunded = (payment.refunded ?? 0) + refund.amount;
+    this.#applyRefund(order, refund.amount);
+    this.#changed(order, 'order.refunded');
+    this.events.refunded(order, [refund]);
+    return { order, refunds: [refund] };
+  }
+
+  /** The bookkeeping of a refund's amount: the order is refunded once the refunds reach what was paid (seed 3.1). */
+  #applyRefund(order: OrderRecord, value: number): void {
+    const payment = order.payment;
+    const paid = payment.paid ?? payment.amount;
+    payment.refunded = (payment.refunded ?? 0) + value;
     if (payment.refunded === paid) {
       order.status = 'refunded';
       order.status_detail = 'refunded';
@@ -241,9 +307,29 @@ export class OrderService {
       order.status = 'processed';
       order.status_detail = 'partially_refunded';
     }
-    this.#changed(order, 'order.refunded');
-    this.events.refunded(order, [refund]);
-    return { order, refunds: [refund] };
+  }
+
+  /**
+   * issue 26: PUT /sandbox/orders/{id}/status. What the Orders API shows (GET and the other answers that carry the
+   * order) becomes `status` / `status_detail` until the order's next real change; nothing else about the order changes,
+   * and no notification is sent (the platform would not announce a status it does not document).
+   */
+  forceStatus(id: string, status: string, statusDetail: string): OrderRecord {
+    const order = this.state.orders.get(id);
+    if (!order) throw new ApiError('order_not_found', [id], `No order ${id}.`);
+    this.advance(order);
+    order.forced_status = { status, status_detail: statusDetail };
+    this.state.orders.put(order.id, order);
+    return order;
+  }
+
+  /** issue 26: DELETE /sandbox/orders/{id}/status: the order shows its own status again. */
+  clearForcedStatus(id: string): OrderRecord {
+    const order = this.state.orders.get(id);
+    if (!order) throw new ApiError('order_not_found', [id], `No order ${id}.`);
+    delete order.forced_status;
+    this.state.orders.put(order.id, order);
+    return order;
   }
 
   /** Control API: the customer opened the order in their wallet. */
@@ -298,11 +384,19 @@ export class OrderService {
     const due = order.refunds.filter((r) => r.status === 'processing' && r.completes_at !== undefined && r.completes_at <= now);
     if (due.length > 0) {
       const at = Math.max(...due.map((r) => r.completes_at ?? now));
+      const applied: RefundState[] = [];
       for (const refund of due) {
         refund.status = 'processed';
         delete refund.completes_at;
+        // issue 26: an asynchronous full refund (documented profile) refunds the order only now.
+        if (refund.applies_on_completion) {
+          delete refund.applies_on_completion;
+          this.#applyRefund(order, refund.amount);
+          applied.push(refund);
+        }
       }
       this.#changed(order, 'order.refunded', at);
+      if (applied.length > 0) this.events.refunded(order, applied);
     }
     if (order.status !== 'created' && !order.refunds.some((r) => r.status === 'processing')) this.state.active.delete(order.id);
   }
@@ -318,6 +412,40 @@ export class OrderService {
       else if (isDue(order, now)) this.state.transaction(() => this.advance(order));
       else if (order.status !== 'created' && !order.refunds.some((r) => r.status === 'processing')) this.state.active.delete(id);
     }
+  }
+
+  /**
+   * issue 26: the order as the Orders API shows it in the sandbox's current profile (render() is the seed's answer, a
+   * pure function of the record; the routes answer with this).
+   */
+  view(order: OrderRecord): Order {
+    if (this.profile.documented) return this.#renderDocumented(order);
+    const seed = this.render(order);
+    if (order.forced_status) Object.assign(seed, order.forced_status);
+    return seed;
+  }
+
+  /** issue 26: view() as JSON text; the seed's answer of an order without a forced status takes renderJson's fast path. */
+  viewJson(order: OrderRecord): string {
+    if (this.profile.documented || order.forced_status) return JSON.stringify(this.view(order));
+    return this.renderJson(order);
+  }
+
+  /**
+   * issue 26, documented profile: the seed's answer with the real platform's documented variants (sandbox/profile.ts):
+   * alpha-3 country, dates of 0, 2 or 9 fractional digits, a paid order processed / processed, and the payment's
+   * reference as `reference: {id}` (platform-facts "Webhooks": payments carry reference.id, not reference_id).
+   */
+  #renderDocumented(order: OrderRecord): Order {
+    const out = this.render(order) as unknown as Record<string, unknown>;
+    out.country_code = documentedCountry(order.country_code);
+    out.created_date = documentedTimestamp(order.created_at);
+    out.last_updated_date = documentedTimestamp(order.updated_at);
+    out.status_detail = documentedStatusDetail(order.status, order.status_detail);
+    if (order.forced_status) Object.assign(out, order.forced_status);
+    const transactions = out.transactions as { payments: Array<Record<string, unknown>> };
+    transactions.payments = transactions.payments.map(documentedPayment);
+    return out as unknown as Order;
   }
 
   /** seed 2.5: the order as the API returns it. */
@@ -396,7 +524,8 @@ export class OrderService {
     if (!order) throw new Error(`the order ${id} of an idempotency key is gone`);
     const { id: paymentId, amount: paymentAmount } = order.payment;
     const payment: PaymentState = { id: paymentId, amount: paymentAmount, status: 'created', status_detail: 'ready_to_process' };
-    return this.render({ ...order, status: 'created', status_detail: 'created', updated_at: order.created_at, payment, refunds: [] });
+    const { forced_status: _forced, ...rest } = order;
+    return this.view({ ...rest, status: 'created', status_detail: 'created', updated_at: order.created_at, payment, refunds: [] });
   }
 
   renderRefundResponse(order: OrderRecord, refunds: RefundState[]): RefundOrderResponse {
@@ -410,6 +539,19 @@ export class OrderService {
 
   /** platform-facts "Webhooks": the data object of an orders-topic notification. */
   webhookData(order: OrderRecord): Record<string, unknown> {
+    // A forced status (PUT /sandbox/orders/{id}/status) never reaches a notification: every change that notifies ends it.
+    const data = this.#seedWebhookData(order);
+    if (!this.profile.documented) return data;
+    // issue 26, documented profile: the real data carries no config.qr.external_pos_id (platform-facts "Webhooks"),
+    // a paid order reads processed / processed, and payments carry reference: {id}.
+    delete data.config;
+    data.status_detail = documentedStatusDetail(order.status, order.status_detail);
+    const transactions = data.transactions as { payments: Array<Record<string, unknown>> };
+    transactions.payments = transactions.payments.map(documentedPayment);
+    return data;
+  }
+
+  #seedWebhookData(order: OrderRecord): Record<string, unknown> {
     const c = order.currency;
     return {
       id: order.id,
@@ -458,6 +600,8 @@ export class OrderService {
   }
 
   #changed(order: OrderRecord, action: OrderAction, at = this.clock.now()): void {
+    // issue 26: a real change ends a forced status (PUT /sandbox/orders/{id}/status).
+    delete order.forced_status;
     order.version += 1;
     order.updated_at = Math.max(order.updated_at, at);
     this.state.orders.put(order.id, order);
@@ -505,6 +649,16 @@ function renderPayment(payment: PaymentState, c: Currency): Order['transactions'
   if (payment.method) out.payment_method = { ...payment.method };
   if (payment.discount_type) out.discounts = { type: payment.discount_type };
   return out as unknown as Order['transactions']['payments'][number];
+}
+
+/**
+ * issue 26, documented profile: platform-facts "Webhooks" (payments carry `reference: {id}`, not `reference_id`), for
+ * the QR notifications of https://www.mercadopago.com.uy/developers/en/docs/qr-code/notifications; the documented
+ * profile shows the same payment shape in GET answers, so a client reads either form (issue 26 "tolerant reader").
+ */
+function documentedPayment(payment: Record<string, unknown>): Record<string, unknown> {
+  const { reference_id: reference, ...rest } = payment;
+  return reference === undefined ? rest : { ...rest, reference: { id: reference } };
 }
 
 function renderRefund(refund: RefundState, c: Currency) {

@@ -10,10 +10,14 @@ import {
   blockSellerRequestSchema,
   createSellerRequestSchema,
   faultRequestSchema,
+  forceOrderStatusRequestSchema,
   notificationSettingsSchema,
   payOrderRequestSchema,
+  profileRequestSchema,
+  simulateNotificationRequestSchema,
 } from '../../shared/schemas/sandbox-control.ts';
 import { PathPatternError } from '../http/faults.ts';
+import { faultErrorSpec } from '../http/fault-codes.ts';
 
 function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fallback?: unknown): z.infer<S> {
   const body = jsonBody(request) ?? fallback;
@@ -43,7 +47,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
   app.post('/sandbox/orders/:id/scan', async (request, reply) => {
     const { id } = request.params as { id: string };
     const order = ctx.state.transaction(() => ctx.orders.scan(id));
-    return reply.code(200).send(ctx.orders.render(order));
+    return reply.code(200).send(ctx.orders.view(order));
   });
 
   app.post('/sandbox/orders/:id/pay', async (request, reply) => {
@@ -51,7 +55,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     const body = parseBody(request, payOrderRequestSchema);
     const order = ctx.state.transaction(() => ctx.orders.pay(id, body));
     await ctx.sweep();
-    return reply.code(200).send(ctx.orders.render(order));
+    return reply.code(200).send(ctx.orders.view(order));
   });
 
   app.post('/sandbox/clock', async (request, reply) => {
@@ -115,6 +119,12 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.post('/sandbox/faults', async (request, reply) => {
     const body = parseBody(request, faultRequestSchema);
+    // issue 26: a forced code must be one the sandbox's tables name (a typo is refused, not injected), and only an
+    // error_before fault answers with one.
+    if (body.code !== undefined) {
+      if (body.kind !== 'error_before') throw new ApiError('property_value', ['code'], 'code applies only to kind error_before.');
+      if (!faultErrorSpec(body.code)) throw new ApiError('property_value', ['code'], `code ${body.code} is not an error code the sandbox knows.`);
+    }
     let fault;
     try {
       fault = ctx.faults.add(body);
@@ -123,7 +133,9 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
       if (error instanceof PathPatternError) throw new ApiError(error.reason === 'unsafe' ? 'unsafe_path_pattern' : 'property_value', ['path'], error.message);
       throw error;
     }
-    return reply.code(201).send({ id: fault.id, method: fault.method, path: fault.path, kind: fault.kind, rate: fault.rate });
+    return reply
+      .code(201)
+      .send({ id: fault.id, method: fault.method, path: fault.path, kind: fault.kind, rate: fault.rate, ...(fault.code !== undefined ? { code: fault.code } : {}) });
   });
   app.delete('/sandbox/faults', async (_request, reply) => {
     ctx.faults.clear();
@@ -132,6 +144,52 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
   app.get('/sandbox/faults', async (_request, reply) =>
     reply.code(200).send({ faults: ctx.faults.list().map(({ pattern: _p, ...rest }) => rest) }),
   );
+
+  // issue 26: the profile (sandbox/profile.ts): `seed`, the interface document's answers, or `documented`, the real
+  // platform's documented answers and notifications.
+  app.get('/sandbox/profile', async (_request, reply) => reply.code(200).send({ profile: ctx.profile.current }));
+  app.put('/sandbox/profile', async (request, reply) => {
+    const body = parseBody(request, profileRequestSchema);
+    ctx.profile.set(body.profile);
+    return reply.code(200).send({ profile: ctx.profile.current });
+  });
+
+  // issue 26: force what the Orders API shows as an order's status (e.g. a value no document lists), until the order's
+  // next real change or DELETE; answers the order as GET /v1/orders/{id} now shows it.
+  app.put('/sandbox/orders/:id/status', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const body = parseBody(request, forceOrderStatusRequestSchema);
+    const order = ctx.state.transaction(() => ctx.orders.forceStatus(id, body.status, body.status_detail ?? body.status));
+    return reply.code(200).send(ctx.orders.view(order));
+  });
+  app.delete('/sandbox/orders/:id/status', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const order = ctx.state.transaction(() => ctx.orders.clearForcedStatus(id));
+    return reply.code(200).send(ctx.orders.view(order));
+  });
+
+  // issue 26: the dashboard's "Simulate notification" (platform-facts "Webhooks"). Sent at once and once only; the
+  // answer says what the receiver answered, as the dashboard shows it to the seller.
+  app.post('/sandbox/applications/:clientId/simulate-notification', async (request, reply) => {
+    const { clientId } = request.params as { clientId: string };
+    const application = ctx.state.applications.get(clientId);
+    if (!application) throw new ApiError('not_found', [clientId], `No application ${clientId}.`);
+    if (!application.webhook_url) {
+      throw new ApiError('property_value', ['webhook_url'], 'The application has no webhook URL: set it with PUT /sandbox/applications/{client_id}/notifications first.');
+    }
+    const body = parseBody(request, simulateNotificationRequestSchema, {});
+    const deliveryId = ctx.state.transaction(() => ctx.notifier.simulate(application, application.owner_user_id, body));
+    await ctx.sweep();
+    const delivery = ctx.notifier.delivery(deliveryId);
+    const attempt = delivery?.attempts.at(-1);
+    return reply.code(201).send({
+      delivery_id: deliveryId,
+      request_id: delivery?.request_id ?? null,
+      url: delivery?.url ?? null,
+      status: attempt?.status ?? null,
+      error: attempt?.error ?? null,
+    });
+  });
 
   app.get('/sandbox/wallet/merchant-key', async (_request, reply) =>
     reply.code(200).send({

@@ -30,7 +30,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
       const order = ctx.orders.create(token, input);
       // createdOrderId: the idempotency store keeps the order id, not this answer (issue 14; renderAsCreated rebuilds it).
       // The answer is written as JSON text once, and that text is sent (issue 14: no object tree, no stringify).
-      return { status: 201, json: ctx.orders.renderJson(order), createdOrderId: order.id };
+      return { status: 201, json: ctx.orders.viewJson(order), createdOrderId: order.id };
     }, CREATE_OPTIONS);
   });
 
@@ -39,14 +39,14 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
     const id = orderIdParam(request);
     // issue 14 idle: a transaction only when the read advances the order (OrderService.read).
     const order = ctx.orders.read(token, id);
-    return reply.code(200).send(ctx.orders.render(order));
+    return reply.code(200).send(ctx.orders.view(order));
   });
 
   app.post('/v1/orders/:id/cancel', (request, reply) => {
     idempotent(ctx, request, reply, (id) => `/v1/orders/${id}/cancel`, (token, _body, id) => {
       // seed 4.5: no body. An empty JSON object is tolerated; anything else names what is not supported.
       const order = ctx.orders.cancel(token, id);
-      return { status: 200, body: ctx.orders.render(order) };
+      return { status: 200, body: ctx.orders.view(order) };
     }, { bodyless: true });
   });
 
@@ -64,10 +64,16 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
 /** POST /v1/orders's options for idempotent(), made once rather than per request. */
 const CREATE_OPTIONS = { plainCreate: true };
 
+/**
+ * issue 26: the documented profile's TEST order ids, ORDTST + 26 (32 characters, platform-facts "Identifiers and
+ * formats"). Accepted in every profile, so an order made in one profile can be read after a switch to the other.
+ */
+const DOCUMENTED_TEST_ORDER_ID = /^ORDTST[A-Z0-9]{26}$/;
+
 /** seed 7.4 / 7.5: order_id must be ORD followed by 26 characters before anything is looked up. */
 function orderIdParam(request: FastifyRequest): string {
   const { id } = request.params as { id: string };
-  if (!ORDER_ID_PATTERN.test(id)) throw new ApiError('invalid_path_param', ['order_id'], `order_id ${id.slice(0, 64)} is not ORD followed by 26 alphanumeric characters.`);
+  if (!ORDER_ID_PATTERN.test(id) && !DOCUMENTED_TEST_ORDER_ID.test(id)) throw new ApiError('invalid_path_param', ['order_id'], `order_id ${id.slice(0, 64)} is not ORD followed by 26 alphanumeric characters.`);
   return id;
 }
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { orderId } from './common.ts';
+
+/**
+ * The order id a notification names (issue 26), one definition for the relay that checks it and the kiosk that reads
+ * the relay's events. platform-facts "Identifiers and formats": `ORD` + 26 upper-case letters and digits (29 characters)
+ * in production, `ORDTST` + 26 (32 characters) for orders made with TEST credentials (the official Node SDK's tests and
+ * captured test notifications). Nothing else: an id of another length or with other characters is junk, not an order.
+ */
+export const NOTIFIED_ORDER_ID = /^ORD(?:TST)?[A-Z0-9]{26}$/;
 
 /** platform-facts "Webhooks (topic orders)": actions seen, plus order.created (decision). */
 export const ORDER_ACTIONS = ['order.created', 'order.processed', 'order.canceled', 'order.refunded', 'order.expired'] as const;
@@ -11,7 +18,7 @@ export type OrderAction = (typeof ORDER_ACTIONS)[number];
  * ts; the rest of the body (user_id, status, version, amounts, dates) is unsigned. So an event is a wake-up call, never
  * a fact (issue 12): the receiver GETs the order with its own token and takes its state from that answer only.
  */
-export const orderWakeUpSchema = z.looseObject({ data: z.looseObject({ id: orderId }) });
+export const orderWakeUpSchema = z.looseObject({ data: z.looseObject({ id: z.string().regex(NOTIFIED_ORDER_ID, 'must be ORD or ORDTST followed by 26 upper-case letters and digits') }) });
 
 /** seed 2.10 / 6.1: IPN topics. */
 export const IPN_TOPICS = ['payment', 'chargebacks', 'merchant_order', 'point_integration_ipn'] as const;

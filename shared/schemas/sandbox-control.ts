@@ -59,5 +59,30 @@ export const faultRequestSchema = z.strictObject({
   status: z.number().int().min(400).max(599).optional(),
   delay_ms: z.number().int().min(0).max(60_000).optional(),
   retry_after_seconds: z.number().int().min(0).max(3600).optional(),
+  // issue 26: the error code an error_before fault answers with (e.g. a documented refund code); its status defaults to
+  // the code's documented one. The sandbox checks the code against its tables (sandbox/http/faults.ts faultError).
+  code: z.string().regex(/^[a-z][a-z0-9_]*$/).max(64).optional(),
 });
 export type FaultRequest = z.infer<typeof faultRequestSchema>;
+
+/** issue 26: the sandbox's profile (sandbox/profile.ts): `seed` (the default) or `documented`. */
+export const profileRequestSchema = z.strictObject({ profile: z.enum(['seed', 'documented']) });
+
+/**
+ * issue 26: PUT /sandbox/orders/{id}/status forces what the Orders API shows as an order's status, e.g. a value no
+ * document lists, so a client's handling of an unknown status can be tested. `status_detail` defaults to `status`.
+ */
+export const forceOrderStatusRequestSchema = z.strictObject({
+  status: z.string().regex(/^[a-z][a-z0-9_]*$/).max(64),
+  status_detail: z.string().regex(/^[a-z][a-z0-9_]*$/).max(64).optional(),
+});
+
+/**
+ * issue 26: the dashboard's "Simulate notification" (platform-facts "Webhooks"): the Data ID the seller types, and
+ * optionally an external reference, which the query carries; the action the dashboard offers.
+ */
+export const simulateNotificationRequestSchema = z.strictObject({
+  data_id: z.string().min(1).max(128),
+  external_reference: z.string().min(1).max(128).optional(),
+  action: z.enum(['order.processed', 'order.canceled', 'order.refunded', 'order.expired']).default('order.processed'),
+});

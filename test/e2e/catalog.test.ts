@@ -166,6 +166,30 @@ test('issue 5 "Sale": a good CSV file is imported; the report counts added, upda
   }
 });
 
+test('issue 27: a CSV file saved by Excel in Windows-1252 imports with its accents ("Café", "Ñandú", "Pão")', { skip }, async () => {
+  const k = await startKioskBrowser();
+  try {
+    assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
+    await unlockSettings(k, '1234');
+    await openTab(k, 'catalog');
+    // The bytes as Excel writes them on a Spanish Windows: é = E9, Ñ = D1, ú = FA, ã = E3 (one byte each, not UTF-8).
+    const ascii = (text: string) => [...Buffer.from(text, 'ascii')];
+    const bytes = Buffer.from([
+      ...ascii('title,unit_price,unit_measure\r\n'),
+      ...ascii('Caf'), 0xe9, ...ascii(',1500,unidad\r\n'),
+      0xd1, ...ascii('and'), 0xfa, ...ascii(',20,unidad\r\n'),
+      ...ascii('P'), 0xe3, ...ascii('o,3,kg\r\n'),
+    ]);
+    await k.page.getByTestId('catalog-file').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: bytes });
+    await k.page.getByTestId('import-report').waitFor(WAIT);
+    assert.equal(await k.page.getByTestId('import-added').getAttribute('data-count'), '3');
+    assert.deepEqual((await catalogOf(k)).map((item) => item.title).sort(), ['Café', 'Pão', 'Ñandú'].sort());
+    await k.page.locator('[data-testid="catalog-title"]', { hasText: 'Ñandú' }).waitFor(WAIT);
+  } finally {
+    await k.close();
+  }
+});
+
 test('issue 5 "Sale": a CSV file with bad rows imports nothing and lists the lines to fix', { skip }, async () => {
   const k = await startKioskBrowser();
   try {

@@ -67,6 +67,8 @@ export interface KioskBrowserOptions {
    * the real sandbox answers (issue 26: a status the kiosk does not know). Default: the global fetch.
    */
   fetch?: typeof fetch;
+  /** Something the core reaches the platform through (a rewriting proxy), given the platform's URL; closed with the kiosk. */
+  platformFront?: (platformUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
 }
 
 /**
@@ -79,9 +81,10 @@ export async function startKioskBrowser(options: KioskBrowserOptions = {}): Prom
   let context: BrowserContext | null = null;
   const opened: Page[] = [];
   const openWaiters: Array<(page: Page) => void> = [];
+  const front = options.platformFront ? await options.platformFront(platform.platformUrl) : null;
   const core = await compose({
     dataDir: dir,
-    platformUrl: platform.platformUrl,
+    platformUrl: front?.url ?? platform.platformUrl,
     relay: options.live || options.relay === false ? null : { url: platform.relayUrl, key: platform.kioskKey },
     vault: new MemoryVault(),
     training: options.live ? null : platform.training,
@@ -128,6 +131,7 @@ export async function startKioskBrowser(options: KioskBrowserOptions = {}): Prom
       await browser.close();
       await shell.close();
       await core.stop();
+      await front?.close();
       await platform.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -11,10 +11,14 @@ export interface TempRelay {
   close(): Promise<void>;
 }
 
-/** buildRelay with `dataFile` in a fresh temp dir named after `prefix`, listening on 127.0.0.1:0. */
+/**
+ * buildRelay with `dataFile` in a fresh temp dir named after `prefix`, listening on 127.0.0.1:0. /metrics is served
+ * open unless `options.metrics` says otherwise: the suites read their counters with fetchMetric, while the relay's own
+ * default (a credential required, issue 27) is proven in test/integration/relay/security-27.test.ts.
+ */
 export async function startTempRelay(prefix: string, options: Omit<RelayOptions, 'dataFile'>): Promise<TempRelay> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const relay = await buildRelay({ ...options, dataFile: join(dir, 'relay.db') });
+  const relay = await buildRelay({ metrics: { open: true }, ...options, dataFile: join(dir, 'relay.db') });
   const url = await relay.listen(0);
   return {
     relay,

@@ -1,5 +1,6 @@
 import { VaultUnavailableError, type Logger } from '../ports.ts';
 import { DamagedRowError } from '../store/orders-repo.ts';
+import { isDiskFull } from '../store/disk-full.ts';
 import { OutboxRefusedError } from '../outbox/outbox.ts';
 import { CatalogError } from '../catalog/catalog-service.ts';
 import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
@@ -95,6 +96,11 @@ export function createGuards(services: GuardServices): Guards {
       return { ok: false, error: kioskError('damaged_data', `${error.message}. Ask for support; the rest of the kiosk keeps working.`) };
     }
     if (error instanceof VaultUnavailableError) return { ok: false, error: kioskError(error.code, error.message) };
+    if (isDiskFull(error)) {
+      // issue 27 item 6: a full disk is named (disk_full), not shown as "internal"; the write was rolled back.
+      logger.error('kiosk call failed: the disk is full', { error: error instanceof Error ? error.name : 'unknown' });
+      return { ok: false, error: kioskError('disk_full') };
+    }
     // One code per condition (issue 13): no answer from the platform is network_error, in the table's words.
     if (error instanceof PlatformNetworkError) return { ok: false, error: kioskError('network_error') };
     if (error instanceof PlatformError) return { ok: false, error: error.kioskError() };

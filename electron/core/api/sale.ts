@@ -1,4 +1,4 @@
-import { createOrResume } from '../orders/create-order.ts';
+import { createOrResume, requestedOrder, sameSale, UnreadableCreateError } from '../orders/create-order.ts';
 import { orderItems } from '../orders/order-items.ts';
 import { PlatformError } from '../platform/errors.ts';
 import { ok, orderNotFound } from './guards.ts';
@@ -24,8 +24,36 @@ export function saleApi(deps: CoreServices): SaleApi {
     return `${deps.settings().posId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 20)}-${stamp}-${String(referenceCounter).padStart(3, '0')}`;
   };
 
+  /**
+   * issue 27 item 6: before a charge, the orders crash recovery made (RecoveredSales) are settled, so one sale never has
+   * two open orders: one still waiting that is this very sale (same amount, lines and note) and not expired is resumed:
+   * its order is the answer, nothing new is made. Every other one still waiting is withdrawn (canceled through the
+   * outbox) before the new order is made: in static or hybrid mode the counter's QR pays the newest waiting order.
+   * Resolves with the order to resume, or null.
+   */
+  const settleRecovered = async (request: CreateOrderRequest): Promise<Order | null> => {
+    let resumed: Order | null = null;
+    for (const id of deps.recoveredSales.list()) {
+      const stored = ordersRepo.load(id)?.order;
+      if (!stored || stored.status !== 'created') {
+        deps.recoveredSales.forget(id);
+        continue;
+      }
+      const create = ops.forOrder(id).find((op) => op.kind === 'create');
+      const live = Date.parse(orderView(stored).expiresAt) > clock.now();
+      if (resumed === null && live && create?.kind === 'create' && sameSale(create.request, request)) {
+        resumed = stored;
+        audit.append({ actor: 'kiosk', action: 'order.resumed', subject: id, detail: { reason: 'recovered_sale' } });
+      } else {
+        await withdrawOrphan(stored, 'recovered_sale_abandoned');
+      }
+      deps.recoveredSales.forget(id);
+    }
+    return resumed;
+  };
+
   /** An order made by a charge that got no answer, found when the cashier charged another sale: canceled (outbox). */
-  const withdrawOrphan = async (order: Order): Promise<void> => {
+  const withdrawOrphan = async (order: Order, reason = 'create_superseded'): Promise<void> => {
     orderChanged(order);
     if (order.status !== 'created') return;
     try {
@@ -33,7 +61,27 @@ export function saleApi(deps: CoreServices): SaleApi {
     } catch (error) {
       logger.warn('an unanswered charge could not be withdrawn', { order: order.id, error: error instanceof Error ? error.name : 'unknown' });
     }
-    audit.append({ actor: 'kiosk', action: 'order.withdrawn', subject: order.id, detail: { reason: 'create_superseded' } });
+    audit.append({ actor: 'kiosk', action: 'order.withdrawn', subject: order.id, detail: { reason } });
+  };
+
+  /**
+   * issue 26: a charge the platform made but whose answer cannot be read, kept by its id: the order as a GET read it
+   * (stored already), else what was sent, stored now so the sale is in History and the day close until the platform's
+   * word (the withdrawal's answer, a GET, a push) replaces it.
+   */
+  const trackUnreadable = (unreadable: UnreadableCreateError, currency: Order['currency']): Order => {
+    audit.append({ actor: 'kiosk', action: 'order.unreadable', subject: unreadable.orderId, detail: { reason: 'create_unreadable' } });
+    logger.warn('the platform made an order whose answer could not be read; it is withdrawn', { order: unreadable.orderId, readByGet: unreadable.order !== null });
+    const known = unreadable.order ?? ordersRepo.load(unreadable.orderId)?.order;
+    if (known) return known;
+    const placeholder = requestedOrder(unreadable.orderId, unreadable.request, {
+      userId: deps.session.userId ?? '',
+      countryCode: deps.settings().countryCode ?? '',
+      currency,
+      now: clock.now(),
+    });
+    ordersRepo.saveIfNewer(placeholder);
+    return placeholder;
   };
 
   return {
@@ -57,18 +105,28 @@ export function saleApi(deps: CoreServices): SaleApi {
         transactions: { payments: [{ amount }] },
         ...(lines.items ? { items: lines.items } : {}),
       };
+      const recovered = await settleRecovered(request);
+      if (recovered) return ok(orderView(recovered));
+      // issue 26: the sale's own lines, when the platform gets fewer, are stored with its reference before the send.
+      if (lines.lines) deps.saleLines.save(request.external_reference, lines.lines);
       // createOrResume stores the order; the screens hear of it here (the tracker would see nothing newer). Charging
       // the same sale again after no answer re-sends that create with its key: never a second order.
       let order: Order;
       try {
-        order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan);
+        order = await createOrResume(ops, orders, ordersRepo, request, clock.now(), withdrawOrphan, (unreadable) => trackUnreadable(unreadable, currency));
       } catch (error) {
         // issue 16: the POS is gone from the platform (seed 7.3 pos_not_found): the code that opens the setup
         // assistant's POS step (shared/setup-api.ts setupStepFor), and the readiness check learns it at once.
+        if (error instanceof UnreadableCreateError) {
+          ordersRepo.attribute(error.orderId, seller.value.cashier, seller.value.shiftId);
+          return { ok: false, error: error.kioskError() };
+        }
         if (!(error instanceof PlatformError && error.code === 'pos_not_found')) throw error;
         deps.posCheck.record(s.posId, null);
         return { ok: false, error: kioskError('pos_missing', `The platform has no point of sale ${s.posId}; a manager must choose or create one.`) };
       }
+      // A charge that resumed an earlier one (same sale) has that one's reference and lines.
+      if (lines.lines && order.external_reference !== request.external_reference) deps.saleLines.forget(request.external_reference);
       ordersRepo.attribute(order.id, seller.value.cashier, seller.value.shiftId);
       orderChanged(order);
       return ok(orderView(order));

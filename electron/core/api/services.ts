@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import type { Clock, Logger, OrdersPort, ReceiptPrinter, TokenVault, TrainingPort } from '../ports.ts';
 import type { OrdersRepo } from '../store/orders-repo.ts';
 import type { PlatformAnswerJournal } from '../platform/answer-journal.ts';
+import type { SaleLinesRepo } from '../store/sale-lines-repo.ts';
+import type { RecoveredSales } from '../orders/recovered-sales.ts';
 import type { OperationsRepo } from '../store/operations-repo.ts';
 import type { KeyValue } from '../store/settings-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
@@ -37,6 +39,10 @@ export interface CoreServices {
   db: Database.Database;
   audit: AuditLog;
   ordersRepo: OrdersRepo;
+  /** issue 26: the sale's lines as rung up, when the platform was sent fewer. */
+  saleLines: SaleLinesRepo;
+  /** issue 27: orders crash recovery made, which the next charge resumes (same sale) or withdraws. */
+  recoveredSales: RecoveredSales;
   ops: OperationsRepo;
   orders: OrdersPort;
   outbox: Outbox;

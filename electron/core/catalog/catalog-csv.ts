@@ -1,5 +1,6 @@
 import { minorUnitDigits, parseAmount, type Currency } from '../../../shared/money.ts';
 import { csvProblem, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
+import { MAX_EXTERNAL_CODE } from '../../../shared/platform-limits.ts';
 
 // The catalog's CSV import (issue 5 "Sale": title, unit_price, quantity, unit_measure, external_code; import from CSV).
 // Files come from spreadsheets: Excel in es/pt locales writes `;` between fields and `,` as the decimal separator,
@@ -205,7 +206,9 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
     else if (unitMeasure.length > MAX_UNIT) problems.push(csvProblem(at, 'unit_too_long', { value: cutCell(unitMeasure), max: MAX_UNIT }));
     else if (CONTROL.test(unitMeasure)) problems.push(csvProblem(at, 'unit_control', {}));
     const code = cell('external_code');
-    if (code !== '' && !EXTERNAL_CODE.test(code)) problems.push(csvProblem(at, 'code_invalid', { value: cutCell(code) }));
+    // issue 26: platform-facts "Create-order limits" (items[].external_code at most 30 characters).
+    if (code.length > MAX_EXTERNAL_CODE) problems.push(csvProblem(at, 'code_too_long', { value: cutCell(code), max: MAX_EXTERNAL_CODE }));
+    else if (code !== '' && !EXTERNAL_CODE.test(code)) problems.push(csvProblem(at, 'code_invalid', { value: cutCell(code) }));
     if (problems.length > before || !price.ok) continue;
     if (code !== '') {
       const first = codeLines.get(code);

@@ -6,6 +6,7 @@ import { MAX_CATALOG_ITEMS, parseCatalogCsv, type CatalogCsvRow } from './catalo
 import type { CatalogImportReport, CatalogItem, KioskInput } from '../../../shared/kiosk-api.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 import { csvProblem, csvProblemText, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
+import { MAX_EXTERNAL_CODE } from '../../../shared/platform-limits.ts';
 
 /**
  * A catalog call refused, with the KioskApi error code the renderer explains. Nothing was written. An invalid_csv
@@ -14,7 +15,7 @@ import { csvProblem, csvProblemText, cutCell, type CsvProblem } from '../../../s
  */
 export class CatalogError extends Error {
   constructor(
-    readonly code: 'item_not_found' | 'duplicate_code' | 'invalid_amount' | 'catalog_full' | 'invalid_csv',
+    readonly code: 'item_not_found' | 'duplicate_code' | 'code_too_long' | 'invalid_amount' | 'catalog_full' | 'invalid_csv',
     message: string,
     readonly details?: string[],
     readonly problems?: CsvProblem[],
@@ -70,6 +71,10 @@ export class Catalog {
     const price = parseAmount(input.unitPrice, currency);
     if (!price.ok) throw new CatalogError('invalid_amount', `The price ${input.unitPrice} is not an amount in ${currency}: ${price.reason}.`);
     if (price.minor === 0) throw new CatalogError('invalid_amount', 'A catalog price must be greater than zero.');
+    // issue 26: platform-facts "Create-order limits" (items[].external_code at most 30 characters).
+    if (input.externalCode && input.externalCode.length > MAX_EXTERNAL_CODE) {
+      throw new CatalogError('code_too_long', `The code ${input.externalCode} has ${input.externalCode.length} characters; the payment platform takes at most ${MAX_EXTERNAL_CODE}.`);
+    }
     return this.#db.transaction(() => {
       const existing = input.id === undefined ? null : this.#repo.get(input.id);
       if (input.id !== undefined && !existing) throw new CatalogError('item_not_found', `There is no catalog item ${input.id}.`);

@@ -7,6 +7,7 @@ import { SettingsRepo, type KeyValue } from '../store/settings-repo.ts';
 import { effectiveRelay } from '../settings/kiosk-settings.ts';
 import type { Connectivity, OutboxItem } from '../../../shared/kiosk-api.ts';
 import { heartbeatSchema, type Heartbeat } from '../../../shared/schemas/heartbeat.ts';
+import { pushProblemErrorCode } from '../../../shared/push-health.ts';
 import projectPackage from '../../../package.json' with { type: 'json' };
 
 // issue 18 "Heartbeat": every minute the kiosk tells its relay that it is alive and how it is doing, so a fleet page
@@ -94,7 +95,8 @@ export class HeartbeatSender {
         failed: items.filter((item) => item.state === 'failed').length,
       },
       last_sale_at: o.lastSaleAt(),
-      last_error_code: connectivity.relayProblem ?? lastFailure?.code ?? null,
+      // issue 27: a push that does not deliver (push.stale_timestamp, push.no_notifications, ...) is the kiosk's problem too.
+      last_error_code: connectivity.relayProblem ?? (connectivity.pushProblem ? pushProblemErrorCode(connectivity.pushProblem) : null) ?? lastFailure?.code ?? null,
     };
   }
 

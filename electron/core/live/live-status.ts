@@ -5,6 +5,8 @@ import { PlatformError } from '../platform/errors.ts';
 import { CoalescedCalls } from './coalesced-calls.ts';
 import { OrderPoller, type PollResult, type PollerStatus, type SetTimer } from './order-poller.ts';
 import { OrderTracker, type TrackedOrderStore } from './order-tracker.ts';
+import { PushHealth } from './push-health.ts';
+import type { PushProblem } from '../../../shared/push-health.ts';
 import { RelaySubscriber, type BackoffPolicy, type EventCursor, type RelayError, type RelayEvent, type RelayStatus } from './relay-subscriber.ts';
 
 export interface Connectivity {
@@ -12,6 +14,11 @@ export interface Connectivity {
   relay: RelayStatus;
   relayError: RelayError | null;
   poller: PollerStatus;
+  /**
+   * issue 27: why the push is not delivering the platform's notifications although the stream may be live (the relay
+   * refuses them: stale ts, wrong secret, malformed; or sales were paid with no notification), else null.
+   */
+  pushProblem: PushProblem | null;
 }
 
 export interface LiveStatusOptions {
@@ -29,6 +36,14 @@ export interface LiveStatusOptions {
    * poll tick whether or not the relay is live, since no push is promised for a state the kiosk cannot name. Default none.
    */
   unconfirmed?: () => string[];
+  /**
+   * issue 26: ids of the stored orders with a refund in progress (platform-facts "A full refund may be asynchronous":
+   * the order stays processed / accredited while it runs, "check transactions.refunds.status with Get order"). Each is
+   * GET every `followUpMs` whether or not the relay is live, until it leaves this list. Default none.
+   */
+  followUp?: () => string[];
+  /** How often an order of `followUp` is GET. Default 10 s. */
+  followUpMs?: number;
   /**
    * The seller this kiosk's token speaks for (the session's user_id); null while unknown. A platform answer about an
    * order of another seller is never stored or shown (issue 12).
@@ -82,21 +97,44 @@ export class LiveStatus {
   readonly #gets = new CoalescedCalls<Order>();
   /** Orders whose event-triggered GET failed: the poller GETs them at every tick until the platform answers. */
   readonly #recheck = new Set<string>();
+  /** issue 26: when each order with a refund in progress was last handed to the poller (clock ms). */
+  readonly #followedAt = new Map<string, number>();
   /** Event handling in progress (the stream does not wait for it); stop() waits for it. */
   readonly #handling = new Set<Promise<EventOutcome>>();
   #subscriber: RelaySubscriber | null;
   #running = false;
+  #relay: { url: string; key: string } | null;
+  /** issue 27 item 1: whether the push delivers (push-health.ts). */
+  readonly push: PushHealth;
 
   constructor(options: LiveStatusOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.tracker = new OrderTracker(options.store, options.onChange);
+    this.#relay = options.relay;
+    this.push = new PushHealth({
+      relay: () => this.#relay,
+      clock: options.clock,
+      logger: this.#logger,
+      onChange: () => this.#report(),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     this.poller = new OrderPoller({
       orders: { get: (id) => this.#get(id) },
-      awaiting: options.awaiting,
-      recheck: () => [...this.#recheck, ...(options.unconfirmed?.() ?? [])],
-      relayLive: () => this.#subscriber?.status === 'live',
-      onOrder: (order, source) => void this.tracker.apply({ order, source }),
+      awaiting: () => {
+        const ids = options.awaiting();
+        // issue 27: while a sale waits, the relay's report on the platform's notifications is kept fresh.
+        if (ids.length > 0 && this.#subscriber !== null) this.push.saleWaiting();
+        return ids;
+      },
+      recheck: () => [...this.#recheck, ...(this.#options.unconfirmed?.() ?? []), ...this.#dueFollowUps()],
+      // issue 27: a live stream is not enough; the poller checks the waiting sales faster while the push is not healthy.
+      relayLive: () => this.#subscriber?.status === 'live' && this.push.healthy(),
+      onOrder: (order, source) => {
+        const changed = this.tracker.apply({ order, source });
+        // issue 27: the kiosk's own check found a sale paid while the stream was live and no event had said so.
+        if (changed && source === 'poll' && order.status === 'processed' && this.#subscriber?.status === 'live') this.push.paidWithoutEvent();
+      },
       clock: options.clock,
       onStatus: () => this.#report(),
       ...(options.pollIntervalMs !== undefined ? { intervalMs: options.pollIntervalMs } : {}),
@@ -118,6 +156,7 @@ export class LiveStatus {
   async setRelay(relay: { url: string; key: string } | null, cursorReset: boolean): Promise<void> {
     const previous = this.#subscriber;
     this.#subscriber = null;
+    this.#relay = relay;
     await previous?.stop();
     if (cursorReset) this.#options.cursor.set('');
     this.#subscriber = this.#subscribe(relay);
@@ -139,7 +178,11 @@ export class LiveStatus {
           logger: this.#logger,
           // The stream does not wait for the GET: the next events are read meanwhile, so a burst about one order joins
           // the GET in flight instead of queueing one GET each. A failed GET is kept in #recheck, not replayed.
-          onEvent: (event) => void this.#track(this.handleEvent(event)),
+          onEvent: (event) => {
+            // issue 27: an event on this kiosk's stream is one the relay accepted for its seller: the push delivers.
+            this.push.eventDelivered();
+            void this.#track(this.handleEvent(event));
+          },
           onReset: () => this.#onReset(),
           onStatus: (status) => {
             // The moment the relay drops, look at once rather than at the next tick.
@@ -156,7 +199,33 @@ export class LiveStatus {
   }
 
   get connectivity(): Connectivity {
-    return { relay: this.#subscriber?.status ?? 'offline', relayError: this.#subscriber?.lastError ?? null, poller: this.poller.status };
+    return {
+      relay: this.#subscriber?.status ?? 'offline',
+      relayError: this.#subscriber?.lastError ?? null,
+      poller: this.poller.status,
+      pushProblem: this.#subscriber ? this.push.problem() : null,
+    };
+  }
+
+  /** The orders with a refund in progress whose follow-up GET is due now (followUp, followUpMs); marks them asked. */
+  #dueFollowUps(): string[] {
+    const ids = this.#options.followUp?.() ?? [];
+    const now = this.#options.clock.now();
+    const every = this.#options.followUpMs ?? 10_000;
+    const due: string[] = [];
+    for (const id of ids) {
+      if (this.#recheck.has(id)) continue;
+      const last = this.#followedAt.get(id);
+      if (last === undefined || now - last >= every) {
+        this.#followedAt.set(id, now);
+        due.push(id);
+      }
+    }
+    if (this.#followedAt.size > ids.length) {
+      const still = new Set(ids);
+      for (const id of this.#followedAt.keys()) if (!still.has(id)) this.#followedAt.delete(id);
+    }
+    return due;
   }
 
   /** Reconciles the non-final orders (crash recovery), then subscribes and starts the poller. Never rejects. */
@@ -166,6 +235,7 @@ export class LiveStatus {
     if (!this.#running) return result;
     this.#subscriber?.start();
     this.poller.start();
+    if (this.#subscriber) void this.push.refresh();
     return result;
   }
 
@@ -174,6 +244,7 @@ export class LiveStatus {
     this.#running = false;
     this.poller.stop();
     await this.#subscriber?.stop();
+    await this.push.stop();
     await Promise.allSettled([...this.#handling]);
   }
 

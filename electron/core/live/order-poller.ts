@@ -2,6 +2,20 @@ import type { Order } from '../../../shared/schemas/order.ts';
 import type { Clock, OrdersPort } from '../ports.ts';
 import { PlatformError } from '../platform/errors.ts';
 
+/**
+ * issue 27 item 1 "A bound on how late Paid can be": a paid order shows Paid within this, whatever the push does (the
+ * platform's clock 400 s ahead, a wrong secret or webhook URL: every notification refused while the stream looked
+ * live). The poller GETs every order awaiting payment at least every WAITING_CHECK_MS, push or no push, so a payment
+ * is read by the next GET: that GET starts at most WAITING_CHECK_MS after the one in flight ended and ends after its own
+ * answer, so the bound holds while the platform answers a GET within (PAID_SHOWN_WITHIN_MS - WAITING_CHECK_MS) / 2 = 1 s
+ * (a slower platform delays Paid by its own slowness, nothing more). Cost: one GET every 3 s per waiting sale while the
+ * push is healthy (every 2 s, intervalMs, while it is not); nothing while no sale waits, so the idle figures of
+ * bench/README.md (history-scale: idle with 3 orders awaiting, already polled every 2 s) stay where they were.
+ */
+export const PAID_SHOWN_WITHIN_MS = 5_000;
+/** issue 27: the GET of each waiting sale while the push is healthy; see PAID_SHOWN_WITHIN_MS. */
+export const WAITING_CHECK_MS = 3_000;
+
 /** Schedules fn after ms; returns a function that cancels it. */
 export type SetTimer = (fn: () => void, ms: number) => () => void;
 
@@ -18,7 +32,10 @@ export interface PollResult {
 }
 
 export interface PollerStatus {
-  /** 'standby' while the relay is live (no polling), 'polling' otherwise, 'stopped' before start() and after stop(). */
+  /**
+   * 'standby' while the push is healthy (the waiting sales are checked every WAITING_CHECK_MS, the bound's safety net),
+   * 'polling' otherwise (every intervalMs), 'stopped' before start() and after stop().
+   */
   mode: 'stopped' | 'standby' | 'polling';
   /** clock.now() of the last poll that ended, null before the first. */
   lastPollAt: number | null;
@@ -30,7 +47,10 @@ export interface OrderPollerOptions {
   orders: Pick<OrdersPort, 'get'>;
   /** Ids of the orders awaiting payment (status created), read at every tick. */
   awaiting: () => string[];
-  /** Whether the relay stream is live right now; the poller only polls the orders awaiting payment when it is not. */
+  /**
+   * Whether the push is healthy right now (the relay stream is live and delivers, live-status.ts): the orders awaiting
+   * payment are then GET every waitingCheckMs instead of every intervalMs (issue 27: never not at all).
+   */
   relayLive: () => boolean;
   /**
    * Ids to GET at every tick, whether or not the relay is live, until they are gone from this list: the orders whose
@@ -41,6 +61,8 @@ export interface OrderPollerOptions {
   onOrder: (order: Order, source: 'poll' | 'get') => void;
   /** issue 4: "about every 2 s". */
   intervalMs?: number;
+  /** issue 27: WAITING_CHECK_MS by default; at most PAID_SHOWN_WITHIN_MS. */
+  waitingCheckMs?: number;
   setTimer?: SetTimer;
   clock?: Clock;
   /** Told after every tick and every pollNow/reconcile. */
@@ -56,12 +78,14 @@ const defaultSetTimer: SetTimer = (fn, ms) => {
 
 /**
  * The safety net under the relay (issue 4 "Live status"): while the relay is unreachable or silent, GET the orders
- * awaiting payment about every 2 s, so "paid" reaches the screen without push. A failed GET is recorded in the status
- * and tried again at the next tick; it never rejects out of the timer (no unhandled rejection).
+ * awaiting payment about every 2 s, so "paid" reaches the screen without push; issue 27: while it is live, still every
+ * WAITING_CHECK_MS, because a live stream may carry nothing (PAID_SHOWN_WITHIN_MS). A failed GET is recorded in the
+ * status and tried again at the next tick; it never rejects out of the timer (no unhandled rejection).
  */
 export class OrderPoller {
   readonly #options: OrderPollerOptions;
   readonly #intervalMs: number;
+  readonly #waitingCheckMs: number;
   readonly #setTimer: SetTimer;
   #cancel: (() => void) | null = null;
   #running = false;
@@ -74,6 +98,7 @@ export class OrderPoller {
   constructor(options: OrderPollerOptions) {
     this.#options = options;
     this.#intervalMs = options.intervalMs ?? 2000;
+    this.#waitingCheckMs = Math.min(options.waitingCheckMs ?? WAITING_CHECK_MS, PAID_SHOWN_WITHIN_MS);
     this.#setTimer = options.setTimer ?? defaultSetTimer;
   }
 
@@ -120,11 +145,16 @@ export class OrderPoller {
     try {
       const recheck = this.#safeIds(this.#options.recheck);
       if (!this.#relayLive()) await this.#fetchAll([...new Set([...this.#safeAwaiting(), ...recheck])], 'poll');
-      else if (recheck.length > 0) await this.#fetchAll(recheck, 'get');
-      // Standing by is reported once, not every tick (it would flood the renderer's event stream).
-      else if (this.#reportedMode !== 'standby') this.#report();
+      else {
+        // issue 27: the push is healthy, yet each waiting sale is still GET every waitingCheckMs (PAID_SHOWN_WITHIN_MS).
+        const ids = [...new Set([...this.#safeAwaiting(), ...recheck])];
+        if (ids.length > 0) await this.#fetchAll(ids, 'poll');
+        // Standing by is reported once, not every tick (it would flood the renderer's event stream).
+        else if (this.#reportedMode !== 'standby') this.#report();
+      }
     } finally {
-      if (generation === this.#generation) this.#schedule(this.#intervalMs);
+      // A healthy push: the next tick after waitingCheckMs (the bound's cadence), else after intervalMs (issue 4).
+      if (generation === this.#generation) this.#schedule(this.#relayLive() ? this.#waitingCheckMs : this.#intervalMs);
     }
   }
 

@@ -45,7 +45,10 @@ export interface RelaySubscriberOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Handles one event; the cursor moves past it only once this resolved. Must be idempotent (the tracker is). */
   onEvent(event: RelayEvent): Promise<void> | void;
-  /** The relay no longer holds what followed our cursor (`event: reset`): reconcile every non-final order by GET. */
+  /**
+   * The relay no longer holds what followed our cursor (`event: reset`), or an event was too large to take: reconcile
+   * every non-final order by GET.
+   */
   onReset(): Promise<void> | void;
   /** Told of each change of status (never twice the same in a row). */
   onStatus(status: RelayStatus): void;
@@ -54,7 +57,7 @@ export interface RelaySubscriberOptions {
   backoff?: BackoffPolicy;
   /** Delay before trying a refused key again: slow, so a wrong key is no hot loop. Default 60 s. */
   unauthorizedRetryMs?: number;
-  /** The event stream reader's limits (default DEFAULT_SSE_LIMITS: 64 Ki per line and per event). */
+  /** The event stream reader's limits (default DEFAULT_SSE_LIMITS: 64 Ki per event, shared/relay-event-size.ts). */
   sseLimits?: Partial<SseLimits>;
   /** Told why a connection failed, once per kind of failure in a row (never the key). */
   logger?: Logger;
@@ -213,6 +216,16 @@ export class RelaySubscriber {
         else if (item.kind === 'id') {
           // A block with an id and no data moves the resume point without an event to handle.
           if (item.id !== '') this.#options.cursor.set(item.id);
+        } else if (item.kind === 'skipped') {
+          // issue 27 item 5: an event too large to take is read past, not reconnected to (the relay would send it
+          // again on every connection for as long as it keeps it). What it said is unknown, so every open order is read
+          // again from the platform (onReset), then the cursor moves past it.
+          clearTimeout(watchdog);
+          this.#options.logger?.warn('relay event too large: skipped; reading the open orders from the platform', { event: item.id || '(no id)', type: item.type, size: item.size });
+          const handled = await this.#handle(item.id, 'reset', '');
+          if (!handled) return { receivedBytes, unauthorized };
+          if (item.id !== '') this.#options.cursor.set(item.id);
+          arm();
         } else if (item.kind === 'event') {
           // Handling may take longer than silenceMs (a GET on a slow platform): the watchdog waits for it.
           clearTimeout(watchdog);

@@ -1,6 +1,7 @@
 // A Server-Sent Events parser that follows the WHATWG HTML "event stream interpretation" rules
 // (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation), so the kiosk reads the
 // relay exactly as a browser's EventSource would, over fetch (which can send Authorization; EventSource cannot).
+import { MAX_RELAY_EVENT_BYTES } from '../../../shared/relay-event-size.ts';
 
 /** One dispatched event. `id` is the stream's last event ID at dispatch time ('' when none was ever set). */
 export interface SseEvent {
@@ -29,22 +30,45 @@ export interface SseComment {
   text: string;
 }
 
-export type SseItem = SseEvent | SseIdOnly | SseRetry | SseComment;
+/**
+ * An event larger than SseLimits.maxEventSize (or with a line over maxLineLength), read past without being kept
+ * (issue 27 item 5): `id` is the last event ID once it ended, so a reconnect resumes after it instead of reading it again.
+ */
+export interface SseSkipped {
+  kind: 'skipped';
+  id: string;
+  type: string;
+  /** The characters read past (data, and any overlong line). */
+  size: number;
+}
+
+export type SseItem = SseEvent | SseIdOnly | SseRetry | SseComment | SseSkipped;
 
 /**
  * What the parser holds at most (issue 12: memory stays flat against a hostile relay). Lengths are in UTF-16 code
- * units, as JavaScript counts a string. A relay event is a notification of about a kilobyte: 64 Ki is ample.
+ * units, as JavaScript counts a string. A relay event is a notification of about a kilobyte; the relay stores none
+ * larger than MAX_RELAY_EVENT_BYTES (shared/relay-event-size.ts), the one limit both ends share.
  */
 export interface SseLimits {
-  /** The longest line (field name, colon and value), complete or still waiting for its line break. */
+  /** The longest line (field name, colon and value) kept, complete or still waiting for its line break. */
   maxLineLength: number;
-  /** The largest event: its data lines joined, one LF between them. */
+  /** The largest event kept: its data lines joined, one LF between them. A larger one is skipped (SseSkipped). */
   maxEventSize: number;
+  /**
+   * The most read past for one skipped event: beyond it the stream is not a relay's (ours stores nothing over
+   * maxEventSize) and the parser throws SseLimitError, so the caller drops the connection.
+   */
+  maxSkippedSize: number;
 }
 
-export const DEFAULT_SSE_LIMITS: SseLimits = { maxLineLength: 64 * 1024, maxEventSize: 64 * 1024 };
+export const DEFAULT_SSE_LIMITS: SseLimits = {
+  // "data: " and the payload on one line: the relay writes an event's JSON (which has no line break) as one data line.
+  maxLineLength: MAX_RELAY_EVENT_BYTES + 'data: '.length,
+  maxEventSize: MAX_RELAY_EVENT_BYTES,
+  maxSkippedSize: 16 * MAX_RELAY_EVENT_BYTES,
+};
 
-/** The stream broke a limit of SseLimits: the reader stops and the caller drops the connection. */
+/** The stream broke a limit of SseLimits past skipping: the reader stops and the caller drops the connection. */
 export class SseLimitError extends Error {
   constructor(
     readonly limit: 'line' | 'event',
@@ -60,11 +84,12 @@ export class SseLimitError extends Error {
  * chunks), get the items each chunk completed. An event is dispatched only at a blank line; whatever is pending when
  * the stream ends is discarded, as the spec says.
  *
- * Bounded (issue 12): push() throws SseLimitError as soon as a line or an event outgrows its limit, so what it holds
- * between calls (bufferedLength: the unfinished line and the undispatched data) never exceeds maxLineLength +
- * maxEventSize, whatever the stream sends: an endless line, or endless data lines without the blank line that would
- * dispatch them (the event type and last id it also keeps are single lines, so within maxLineLength each). A chunk is
- * taken in slices of at most maxLineLength, so even one huge chunk is never copied into the buffer whole.
+ * Bounded (issue 12): what it holds between calls (bufferedLength: the unfinished line and the undispatched data) never
+ * exceeds maxLineLength + maxEventSize, whatever the stream sends. An event that outgrows maxEventSize, or has a line
+ * longer than maxLineLength, is read past without being kept and reported as `skipped` at its blank line (issue 27
+ * item 5: a kiosk that dropped the connection instead would read the same event again on every reconnect, for as long
+ * as the relay keeps it); only a skip longer than maxSkippedSize throws SseLimitError. A chunk is taken in slices of at
+ * most maxLineLength, so even one huge chunk is never copied into the buffer whole.
  */
 export class SseParser {
   readonly #limits: SseLimits;
@@ -79,6 +104,11 @@ export class SseParser {
   #eventType = '';
   #lastEventId = '';
   #idChanged = false;
+  /** The event being read broke a limit: nothing more of it is kept, and its blank line reports it skipped. */
+  #skipping = false;
+  #skippedSize = 0;
+  /** Inside a line over maxLineLength: everything up to its line break is read past. */
+  #discardingLine = false;
 
   constructor(limits: Partial<SseLimits> = {}) {
     this.#limits = { ...DEFAULT_SSE_LIMITS, ...limits };
@@ -95,8 +125,8 @@ export class SseParser {
   }
 
   /**
-   * Parses the next chunk. Throws SseLimitError when the stream breaks a limit; the parser then lets go of everything
-   * it held (the stream is to be dropped, and its pending text must not stay in memory with it).
+   * Parses the next chunk. Throws SseLimitError when a skipped event outgrows maxSkippedSize; the parser then lets go
+   * of everything it held (the stream is to be dropped, and its pending text must not stay in memory with it).
    */
   push(chunk: string): SseItem[] {
     try {
@@ -110,6 +140,9 @@ export class SseParser {
       this.#data = [];
       this.#dataSize = 0;
       this.#hasData = false;
+      this.#skipping = false;
+      this.#skippedSize = 0;
+      this.#discardingLine = false;
       throw error;
     }
   }
@@ -123,6 +156,23 @@ export class SseParser {
     }
     if (this.#pendingCr && text.startsWith('\n')) text = text.slice(1);
     this.#pendingCr = false;
+    if (this.#discardingLine) {
+      const lf = text.indexOf('\n');
+      const cr = text.indexOf('\r');
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (end === -1) {
+        this.#skip(text.length, 'line');
+        return [];
+      }
+      this.#skip(end, 'line');
+      this.#discardingLine = false;
+      let next = end + 1;
+      if (text[end] === '\r') {
+        if (end + 1 < text.length) next = text[end + 1] === '\n' ? end + 2 : end + 1;
+        else this.#pendingCr = true;
+      }
+      text = text.slice(next);
+    }
     this.#buffer += text;
     const items: SseItem[] = [];
     let start = 0;
@@ -148,13 +198,32 @@ export class SseParser {
         end = lf;
         next = lf + 1;
       }
-      if (end - start > this.#limits.maxLineLength) throw new SseLimitError('line', this.#limits.maxLineLength);
-      this.#line(this.#buffer.slice(start, end), items);
+      if (end - start > this.#limits.maxLineLength) this.#skip(end - start, 'line');
+      else this.#line(this.#buffer.slice(start, end), items);
       start = next;
     }
     this.#buffer = this.#buffer.slice(start);
-    if (this.#buffer.length > this.#limits.maxLineLength) throw new SseLimitError('line', this.#limits.maxLineLength);
+    if (this.#buffer.length > this.#limits.maxLineLength) {
+      // A line already over the limit with no line break yet: read past the rest of it, without holding any.
+      const held = this.#buffer.length;
+      this.#buffer = '';
+      this.#discardingLine = true;
+      this.#skip(held, 'line');
+    }
     return items;
+  }
+
+  /** Marks the event being read as skipped, lets go of its data, and counts `size` more characters read past. */
+  #skip(size: number, limit: 'line' | 'event'): void {
+    if (!this.#skipping) {
+      this.#skipping = true;
+      this.#skippedSize = this.#dataSize;
+      this.#data = [];
+      this.#dataSize = 0;
+      this.#hasData = false;
+    }
+    this.#skippedSize += size;
+    if (this.#skippedSize > this.#limits.maxSkippedSize) throw new SseLimitError(limit, this.#limits.maxSkippedSize);
   }
 
   #line(line: string, items: SseItem[]): void {
@@ -173,12 +242,17 @@ export class SseParser {
       case 'event':
         this.#eventType = value;
         break;
-      case 'data':
-        this.#dataSize += (this.#hasData ? 1 : 0) + value.length;
-        if (this.#dataSize > this.#limits.maxEventSize) throw new SseLimitError('event', this.#limits.maxEventSize);
-        this.#data.push(value);
-        this.#hasData = true;
+      case 'data': {
+        const size = this.#dataSize + (this.#hasData ? 1 : 0) + value.length;
+        if (this.#skipping) this.#skip(1 + value.length, 'event');
+        else if (size > this.#limits.maxEventSize) this.#skip(size - this.#dataSize, 'event');
+        else {
+          this.#dataSize = size;
+          this.#data.push(value);
+          this.#hasData = true;
+        }
         break;
+      }
       case 'id':
         // An id containing NULL is ignored (spec); an empty one resets the last event ID.
         if (!value.includes('\0')) {
@@ -198,6 +272,13 @@ export class SseParser {
   #dispatch(items: SseItem[]): void {
     const idChanged = this.#idChanged;
     this.#idChanged = false;
+    if (this.#skipping) {
+      items.push({ kind: 'skipped', id: this.#lastEventId, type: this.#eventType === '' ? 'message' : this.#eventType, size: this.#skippedSize });
+      this.#skipping = false;
+      this.#skippedSize = 0;
+      this.#eventType = '';
+      return;
+    }
     if (!this.#hasData) {
       // No data: no event, but the last event ID stands (spec step 1 happens before the empty-data check).
       if (idChanged) items.push({ kind: 'id', id: this.#lastEventId });
@@ -219,8 +300,8 @@ function stripOneSpace(value: string): string {
 /**
  * Reads an event stream body (a fetch Response's ReadableStream) to its end, yielding items as they complete.
  * `onBytes` is told of every chunk received, heartbeats included, before it is parsed: a liveness watchdog hangs on it.
- * Rejects with the stream's error (an abort, a dropped connection), or with SseLimitError when the stream breaks the
- * parser's limits; either way the body is cancelled. `parser` is for tests that watch what it holds.
+ * Rejects with the stream's error (an abort, a dropped connection), or with SseLimitError when a skipped event
+ * outgrows the parser's maxSkippedSize; either way the body is cancelled. `parser` is for tests that watch what it holds.
  */
 export async function* readSse(
   body: ReadableStream<Uint8Array>,

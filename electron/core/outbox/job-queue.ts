@@ -47,6 +47,8 @@ export interface JobQueueOptions {
   offline?: (() => boolean) | undefined;
   /** After every change of an item's state (its id), for the UI. Must not throw. */
   changed: (id: string) => void;
+  /** issue 26: the queue stopped for an authentication refusal (true), or resumed after a new sign-in (false). Must not throw. */
+  stopped?: ((stopped: boolean) => void) | undefined;
   /**
    * A send is done and recorded: learn what its answer tells about the order. Part of the send, so drain waits for it;
    * a rejection is logged (the order's new state also arrives by the relay, polling or the next GET).
@@ -70,6 +72,8 @@ export class JobQueue {
   /** Offline probes since the platform last answered, and when the next may go (see `offline`). */
   #probes = 0;
   #nextProbeAt = 0;
+  /** issue 26: the platform refused the kiosk's credentials on a send; nothing is sent until resumeAfterSignIn(). */
+  #stoppedForSignIn = false;
 
   constructor(options: JobQueueOptions) {
     this.#o = { ...options, concurrency: Math.max(1, options.concurrency) };
@@ -92,6 +96,20 @@ export class JobQueue {
       if (launched.length === 0) await Promise.race(running);
       else await Promise.all(launched);
     }
+  }
+
+  /** issue 26: whether an authentication refusal stopped the queue (see the 'stop' outcome, send-outcome.ts). */
+  get stoppedForSignIn(): boolean {
+    return this.#stoppedForSignIn;
+  }
+
+  /** A new sign-in: the queue sends again, every waiting item due now. Resolves like process(). */
+  resumeAfterSignIn(): Promise<number> {
+    if (this.#stoppedForSignIn) {
+      this.#stoppedForSignIn = false;
+      this.#o.stopped?.(false);
+    }
+    return this.kick();
   }
 
   /** Connectivity came back: every waiting item is due now. Resolves like process(). */
@@ -197,7 +215,7 @@ export class JobQueue {
   /** The item's send, if it may go now (its order's oldest pending item, due, not in flight, a slot free). */
   #pumpOne(id: string): void {
     const op = this.#o.ops.get(id);
-    if (this.#stopped || !op?.orderId || this.#inFlight.size >= this.#o.concurrency) return;
+    if (this.#stopped || this.#stoppedForSignIn || !op?.orderId || this.#inFlight.size >= this.#o.concurrency) return;
     const head = this.#o.ops.dueOutboxFor(op.orderId, this.#o.clock.now())[0];
     if (head?.id === id && !this.#inFlight.has(id) && ![...this.#inFlight.values()].some((f) => f.orderId === op.orderId)) this.#launch(head);
   }
@@ -207,7 +225,7 @@ export class JobQueue {
    * the launch, so never doubles.
    */
   #pump(tried: Set<string>, slots = this.#o.concurrency): Array<Promise<void>> {
-    if (this.#stopped) return [];
+    if (this.#stopped || this.#stoppedForSignIn) return [];
     const now = this.#o.clock.now();
     const busyOrders = new Set([...this.#inFlight.values()].map((f) => f.orderId));
     const launched: Array<Promise<void>> = [];
@@ -269,7 +287,7 @@ export class JobQueue {
       this.#failedAttempt(sending, outcome, op.uncertainSince);
       // A moot item says the order moved on (paid, canceled, expired) or is being paid: learn its state now, so the
       // screens show the platform's answer rather than wait for the relay or the poller.
-      if (outcome.kind === 'moot') await this.#learn(sending, null);
+      if (outcome.kind === 'moot' || outcome.kind === 'already_done') await this.#learn(sending, null);
       return;
     }
     this.#o.db.transaction(() => {
@@ -292,7 +310,23 @@ export class JobQueue {
   /** `uncertainBefore`: the item's uncertainSince before this attempt, which stands again if this attempt surely did nothing. */
   #failedAttempt(sending: Operation, outcome: SendOutcome, uncertainBefore: number | null): void {
     const { ops, clock } = this.#o;
-    if (outcome.kind === 'moot') {
+    if (outcome.kind === 'stop') {
+      // issue 26: the item waits, due at once when the queue resumes; nothing was applied (a 401 comes first), so the
+      // item's uncertainty is what it was before this attempt. The queue stops before the next send is launched.
+      ops.markQueued(sending.id, outcome.error, clock.now(), uncertainBefore);
+      if (!this.#stoppedForSignIn) {
+        this.#stoppedForSignIn = true;
+        this.#o.audit.append({ actor: 'outbox', action: 'outbox.stopped', subject: sending.orderId, detail: { item: sending.id, code: outcome.error.code } });
+        this.#o.logger?.warn('outbox: stopped until a new sign-in (the platform refused the credentials)', { item: sending.id, code: outcome.error.code });
+        this.#o.stopped?.(true);
+      }
+    } else if (outcome.kind === 'already_done') {
+      this.#o.db.transaction(() => {
+        // issue 26: order_already_refunded is the platform saying the work is done; the audit keeps its word for it.
+        ops.markDone(sending.id, null);
+        this.#o.audit.append({ actor: 'outbox', action: `${sending.kind}.done`, subject: sending.orderId, detail: { item: sending.id, attempts: sending.attempts, already: outcome.error.code } });
+      })();
+    } else if (outcome.kind === 'moot') {
       this.#o.db.transaction(() => {
         // issue 15 "Alerts that mean something": dropped, not failed, so no manager is asked; the platform's answer stays
         // on the item (queued, then dropped, in one transaction) for the screen that asked, and the audit says why.

@@ -70,6 +70,13 @@ export interface OutboxOptions {
   concurrency?: number;
   /** Whether the platform answered no call lately: the queue then probes with one item at a time (JobQueueOptions). */
   offline?: () => boolean;
+  /** The seller's country (settings), for the refund rules: a Brazilian seller gets no partial refund (issue 26). */
+  countryCode?: () => string | null;
+  /**
+   * issue 26 "An authentication refusal": the platform refused the kiosk's credentials on a send (401, or
+   * user_not_authorized), so the outbox stopped sending (true) until resumeAfterSignIn() (false). Must not throw.
+   */
+  onStopped?: (stopped: boolean) => void;
 }
 
 /**
@@ -100,6 +107,7 @@ export class Outbox {
       concurrency: options.concurrency ?? 4,
       offline: options.offline,
       changed: (id) => this.#queueChanged(id),
+      stopped: (stopped) => this.#safely(() => this.#o.onStopped?.(stopped)),
       learned: (job, result) => this.#learnOrder(job, result),
     });
   }
@@ -131,7 +139,14 @@ export class Outbox {
     }
     const requestId = options.requestId ?? null;
     const judge = (stored: StoredOrder) =>
-      checkRefund({ order: stored.order, paidAt: stored.paidAt, requestedMinor: amountMinor, queued: this.pendingFor(orderId), now: this.#o.clock.now() });
+      checkRefund({
+        order: stored.order,
+        paidAt: stored.paidAt,
+        requestedMinor: amountMinor,
+        queued: this.pendingFor(orderId),
+        now: this.#o.clock.now(),
+        countryCode: this.#o.countryCode?.() ?? null,
+      });
     let stored = await this.#known(orderId);
     if (requestId !== null) {
       // Before the checks: they would count this very refund as already queued (or done) and refuse its repeat.
@@ -271,6 +286,19 @@ export class Outbox {
       })();
       this.#changed(op.id);
     }
+  }
+
+  /**
+   * issue 26: whether the outbox stopped sending because the platform refused the kiosk's credentials (401 or
+   * user_not_authorized): sending again would be refused again, so it waits for a new sign-in (resumeAfterSignIn).
+   */
+  get stoppedForSignIn(): boolean {
+    return this.#queue.stoppedForSignIn;
+  }
+
+  /** A new sign-in (the session connected again): the outbox sends again, every waiting item due now. */
+  resumeAfterSignIn(): Promise<number> {
+    return this.#queue.resumeAfterSignIn();
   }
 
   /** Sends every due item, one at a time per order; resolves when idle with how many sends it started (JobQueue.process). */

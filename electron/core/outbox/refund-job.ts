@@ -1,8 +1,27 @@
 import type { JobKind } from './job-kind.ts';
-import { classifySendError } from './send-outcome.ts';
+import { classifySendError, type SendOutcome } from './send-outcome.ts';
+import { PlatformError } from '../platform/errors.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 import { kioskOrderSchema, type PlatformRefundResponse } from '../../../shared/schemas/platform-order.ts';
 import { formatAmount, parseAmount } from '../../../shared/money.ts';
+
+/**
+ * What a refused refund means (issue 26 "Refunds as documented", platform-facts "Error bodies"), per documented code:
+ * - 409 `order_already_refunded`: the order is already fully refunded, which is what this refund asked for (or more):
+ *   done, not failed; nobody needs to act, and the order is fetched to show it.
+ * - 401 `user_not_authorized` / `unauthorized`: stop the outbox until a new sign-in (classifySendError, 'stop').
+ * - 400 `invalid_order_owner`, 400 `in_store_payment_refund_order`, 400 `unsupported_partially_refunds`, 403
+ *   `partial_refund_forbidden_with_tips`, 404 `transaction_not_found`, 409 `cannot_refund_order` (and the invented or
+ *   older codes read as these, kiosk-errors DOCUMENTED_REFUND_CODES): the platform's final refusal; the item fails, its
+ *   code and message shown to a manager. Sending the same request again can only be refused again.
+ * - 5xx, 429 and no answer: retried with the same key (classifySendError).
+ */
+export function classifyRefundError(error: unknown): SendOutcome {
+  if (error instanceof PlatformError && error.code === 'order_already_refunded') {
+    return { kind: 'already_done', error: { code: error.code, message: error.message } };
+  }
+  return classifySendError(error);
+}
 
 /**
  * A queued refund (seed 4.6): its stored body (null: a full refund, no body) is sent on every attempt, and the answer,
@@ -10,7 +29,7 @@ import { formatAmount, parseAmount } from '../../../shared/money.ts';
  */
 export const refundJob: JobKind<'refund'> = {
   send: (job, orders) => orders.refund(job.orderId as string, job.request ?? undefined, { idempotencyKey: job.key }),
-  classify: classifySendError,
+  classify: classifyRefundError,
   orderAfter: (_job, result, stored) => {
     const order = stored();
     return order ? mergeRefundResponse(order, result as PlatformRefundResponse) : null;

@@ -1,11 +1,23 @@
 import type { Order } from '../../../shared/schemas/order.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
+import { partialRefundsAllowed } from '../../../shared/refund-policy.ts';
 
 /** seed 3.2 rule 3 / platform-facts: refunds are accepted up to 360 days from the payment date. */
 export const REFUND_WINDOW_MS = 360 * 24 * 3600 * 1000;
 
-export type RefundRefusalCode = 'refund_amount_exceeds' | 'refund_window_expired' | 'order_not_refundable' | 'refund_in_progress';
+/**
+ * The documented refund codes (platform-facts "Error bodies"; issue 26) the kiosk answers itself before sending, in
+ * the platform's own words: the cashier reads the same message whether the kiosk or the platform refused.
+ */
+export type RefundRefusalCode =
+  | 'refund_amount_exceeds'
+  | 'in_store_payment_refund_order'
+  | 'cannot_refund_order'
+  | 'order_already_refunded'
+  | 'refund_in_progress'
+  | 'unsupported_partially_refunds';
+
 
 export type RefundCheck =
   | {
@@ -32,6 +44,8 @@ export interface RefundCheckInput {
    * window is left to the platform, so the kiosk is never stricter than the platform.
    */
   paidAt?: string | null;
+  /** The seller's country (settings), when known: a Brazilian seller gets no partial refund (partialRefundsAllowed). */
+  countryCode?: string | null;
 }
 
 /**
@@ -50,12 +64,15 @@ export function checkRefund(input: RefundCheckInput): RefundCheck {
   const money = (minor: number) => `${formatAmount(minor, currency)} ${currency}`;
   const refunds = order.transactions.refunds ?? [];
 
+  if (requestedMinor !== null && !partialRefundsAllowed(input.countryCode)) {
+    return refusal('unsupported_partially_refunds', `Partial refunds are not available for sellers in ${input.countryCode}; refund order ${order.id} in full instead.`);
+  }
   if (refunds.some((r) => r.status === 'processing')) {
     return refusal('refund_in_progress', `A full refund of order ${order.id} is still processing; try again when it completes.`);
   }
   if (order.status !== 'processed') {
-    const why = order.status === 'refunded' ? 'is already fully refunded' : `is ${order.status}; only a paid (processed) order can be refunded`;
-    return refusal('order_not_refundable', `Order ${order.id} ${why}.`);
+    if (order.status === 'refunded') return refusal('order_already_refunded', `Order ${order.id} is already fully refunded.`);
+    return refusal('cannot_refund_order', `Order ${order.id} is ${order.status}; only a paid (processed) order can be refunded.`);
   }
 
   const paidAt = input.paidAt ?? (order.status_detail === 'accredited' ? order.last_updated_date : null);
@@ -63,7 +80,7 @@ export function checkRefund(input: RefundCheckInput): RefundCheck {
     const paidMs = Date.parse(paidAt);
     // The platform refuses when now > paid + 360 days: the 360th day itself, to the millisecond, is still inside.
     if (!Number.isNaN(paidMs) && now > paidMs + REFUND_WINDOW_MS) {
-      return refusal('refund_window_expired', `Order ${order.id} was paid on ${paidAt.slice(0, 10)}; refunds are accepted up to 360 days after the payment.`);
+      return refusal('in_store_payment_refund_order', `Order ${order.id} was paid on ${paidAt.slice(0, 10)}; refunds are accepted up to 360 days after the payment.`);
     }
   }
 
@@ -72,7 +89,7 @@ export function checkRefund(input: RefundCheckInput): RefundCheck {
     return refusal('refund_in_progress', `A full refund of order ${order.id} is already waiting to be sent.`);
   }
   const payment = order.transactions.payments[0];
-  if (!payment) return refusal('order_not_refundable', `Order ${order.id} has no payment to refund.`);
+  if (!payment) return refusal('cannot_refund_order', `Order ${order.id} has no payment to refund.`);
   const paid = minor(payment.paid_amount ?? payment.amount, currency, 'the paid amount');
   const refundedByList = refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + minor(r.amount, currency, `refund ${r.id}`), 0);
   const refunded = Math.max(refundedByList, payment.refunded_amount === undefined ? 0 : minor(payment.refunded_amount, currency, 'the refunded amount'));

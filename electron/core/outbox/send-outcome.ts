@@ -9,7 +9,14 @@ export type SendFailure =
   /** Try again later with the same key. `certainlyNotApplied`: the platform cannot have acted on this attempt. */
   | { kind: 'retry'; error: { code: string; message: string }; retryAfterMs: number | null; certainlyNotApplied: boolean }
   /** The platform said no for good (a definitive 4xx): show its code and message. */
-  | { kind: 'failed'; error: { code: string; message: string }; certainlyNotApplied: boolean };
+  | { kind: 'failed'; error: { code: string; message: string }; certainlyNotApplied: boolean }
+  /**
+   * issue 26 "An authentication refusal": the platform refused the kiosk's credentials (401 after the session's own
+   * refresh, user_not_authorized, or a session that must be connected again). Every send would be refused the same way,
+   * so the item waits (queued, due) and the whole outbox stops until a new sign-in, instead of sending again and again.
+   * A 401 is refused before anything happens, so nothing was applied.
+   */
+  | { kind: 'stop'; error: { code: string; message: string } };
 
 /** What a failed send of an outbox item means: a SendFailure, or (by its kind's classify) moot. */
 export type SendOutcome =
@@ -19,15 +26,29 @@ export type SendOutcome =
    * its answer kept on it and `reason` audited, never failed (a failed item asks for a manager). A definitive 4xx, so
    * nothing was applied (seed 4.3).
    */
-  | { kind: 'moot'; error: { code: string; message: string }; reason: MootReason };
+  | { kind: 'moot'; error: { code: string; message: string }; reason: MootReason }
+  /**
+   * issue 26: the platform's refusal says the work is already done (409 order_already_refunded: the order is fully
+   * refunded, which is what the refund asked for). The item is done, not failed; the answer is audited, and the order
+   * is fetched to show how it stands.
+   */
+  | { kind: 'already_done'; error: { code: string; message: string } };
 
 /** Why an item was dropped without a manager: the customer is paying (seed 7.5, locked), or the order is final. */
 export type MootReason = 'customer_paying' | 'order_final';
 
 /**
+ * platform-facts "Error bodies": 401 `unauthorized` / `user_not_authorized` (after the session's one refresh), or a
+ * session that must be connected again (reconnect_needed) or was never connected (not_connected).
+ */
+export function isAuthRefusal(error: PlatformError): boolean {
+  return error.status === 401 || error.code === 'reconnect_needed' || error.code === 'user_not_authorized' || error.code === 'not_connected';
+}
+
+/**
  * What an error from the OrdersPort means for a queued item (style guide 8): network errors, 429 and 5xx are retried;
- * a lost session (401 after the client's own refresh, reconnect_needed) waits in the queue for a manager to reconnect
- * rather than failing the refund; any other 4xx is the platform's final answer. Anything else (a bug, a response that
+ * an authentication refusal (isAuthRefusal) stops the outbox until a new sign-in (issue 26), the item waiting rather
+ * than failing; any other 4xx is the platform's final answer. Anything else (a bug, a response that
  * does not parse) fails the item visibly, since the platform may have acted on it.
  */
 export function classifySendError(error: unknown): SendFailure {
@@ -36,7 +57,7 @@ export function classifySendError(error: unknown): SendFailure {
   }
   if (error instanceof PlatformError) {
     const described = { code: error.code, message: error.message };
-    if (error.code === 'reconnect_needed' || error.status === 401) return { kind: 'retry', error: described, retryAfterMs: null, certainlyNotApplied: true };
+    if (isAuthRefusal(error)) return { kind: 'stop', error: described };
     if (error.retryable) {
       const seconds = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
       return {

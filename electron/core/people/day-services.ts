@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { People, type SignedIn } from './people.ts';
 import { ManagerPin, type PinRecord } from '../pin.ts';
+import type { MonotonicClock } from '../pin-clock.ts';
 import { PepperedPin, PinPepper } from '../pin-pepper.ts';
 import { loadSave } from '../store/settings-repo.ts';
 import { PeopleRepo } from '../store/people-repo.ts';
@@ -72,12 +73,19 @@ export interface DayServices {
  * keyed with one pepper from the vault (pin-pepper.ts); training without a keychain forgets the PIN whose pepper died
  * with the last process (PepperedPin.forgetIfPepperLost).
  */
-export async function composeDay(o: { store: KioskStore; vault: TokenVault; clock: Clock; logger: Logger }): Promise<DayServices> {
+export async function composeDay(o: {
+  store: KioskStore;
+  vault: TokenVault;
+  clock: Clock;
+  logger: Logger;
+  /** issue 27: what PIN lockouts are measured on (pin-clock.ts); by default the system's for the system clock. */
+  monotonic?: MonotonicClock | undefined;
+}): Promise<DayServices> {
   const { store, clock } = o;
   const audit: AuditLog = store.audit;
   const pepper = new PinPepper(o.vault);
   const pinKv = store.settingsRepo.kv<PinRecord>('manager_pin');
-  const firstManagerPin = new PepperedPin(new ManagerPin(loadSave(pinKv), clock), pepper);
+  const firstManagerPin = new PepperedPin(new ManagerPin(loadSave(pinKv), clock, o.monotonic), pepper);
   const repo = new PeopleRepo(store.db, clock);
   // Every person's PIN was keyed with that same pepper: none can be checked again, so all are forgotten with it (a
   // manager gives them new ones), rather than have one uncheckable record refuse every manager PIN.
@@ -95,6 +103,7 @@ export async function composeDay(o: { store: KioskStore; vault: TokenVault; cloc
     firstManagerPin: loadSave(pinKv),
     pepper,
     clock,
+    ...(o.monotonic ? { monotonic: o.monotonic } : {}),
     newId: () => randomUUID(),
     signedIn: store.settingsRepo.kv<SignedIn>('signed_in', signedInSchema),
   });

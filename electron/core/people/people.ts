@@ -1,4 +1,5 @@
-import { ManagerPin, hashPin, type PinSetResult, type PinStore, type PinVerifyResult } from '../pin.ts';
+import { ManagerPin, deriveDummy, hashPinAsync, type PinSetResult, type PinStore, type PinVerifyResult } from '../pin.ts';
+import type { MonotonicClock } from '../pin-clock.ts';
 import { PepperedPin, type PinPepper } from '../pin-pepper.ts';
 import { FIRST_MANAGER_ID, type PeopleRepo, type PersonRow } from '../store/people-repo.ts';
 import type { KeyValue } from '../store/settings-repo.ts';
@@ -23,6 +24,8 @@ export interface PeopleOptions {
   firstManagerPin: PinStore;
   pepper: PinPepper;
   clock: Clock;
+  /** issue 27: what PIN lockouts are measured on (pin-clock.ts); by default the system's for the system clock. */
+  monotonic?: MonotonicClock;
   newId: () => string;
   signedIn: KeyValue<SignedIn>;
 }
@@ -54,32 +57,82 @@ export class People {
 
   /**
    * Whether `given` is a manager's PIN, and whose (issue 17: "refunds and settings are approved by a manager's own PIN").
-   * The PIN is first matched against each manager without counting; the one it matches is then verified (its lockout
-   * applies: a locked manager's right PIN is refused, and a right one clears their wrong attempts). A PIN no manager
-   * has counts a wrong attempt against every manager, so five wrong PINs lock the manager PIN pad as they always did.
-   * Answers locked when every manager is locked, else wrong_pin with the fewest attempts left. Rejects like PepperedPin.
+   *
+   * issue 27 item 2, a PIN that holds under pressure: the attempt is counted first, before any hash, against its owner,
+   * in one transaction: the person signed in when one is (a cashier's wrong PINs count against the cashier, never the
+   * managers: a cashier cannot lock the managers out), else every manager (five wrong PINs lock the manager PIN pad, as
+   * they always did). Then every manager's hash is derived, whatever the answer will be (the same work for a right,
+   * wrong or locked attempt). A PIN is accepted when it is a manager's who is not locked and the attempt's owner was not
+   * locked; a right PIN of a locked manager answers exactly like a wrong one (anything else would say it is someone's
+   * PIN). When accepted, the attempt reserved against the others is given back and that manager's own count starts
+   * over. Refused: locked when every owner is locked, else wrong_pin with the fewest attempts left. Rejects like
+   * PepperedPin (nothing counted then).
    */
   async verify(given: string): Promise<ManagerVerdict> {
-    const managers = this.#managers().filter((row) => this.#pin(row).isSet());
-    if (managers.length === 0) return { ok: false, reason: 'not_set' };
-    for (const row of managers) {
-      if (!(await this.#pin(row).matches(given))) continue;
-      const verdict = await this.#pin(row).verify(given);
-      return verdict.ok ? { ok: true, person: { id: row.id, name: row.name } } : verdict;
+    const managers = this.#managers().filter((row) => this.#manager(row).isSet());
+    if (managers.length === 0) {
+      await deriveDummy();
+      return { ok: false, reason: 'not_set' };
     }
-    const verdicts = [];
-    for (const row of managers) verdicts.push(await this.#pin(row).verify(given));
+    const signedIn = this.current()?.person ?? null;
+    const owner = signedIn !== null && this.#manager(signedIn).isSet() ? signedIn : null;
+    const owners = owner === null ? managers : [owner];
+    const pepper = await this.#pepperFor(owner === null ? managers : [...managers, owner]);
+    const reservations = this.#o.repo.atomically(() => owners.map((row) => this.#manager(row).reserve(pepper)));
+    const matched = await Promise.all(managers.map((row) => this.#manager(row).matches(given, pepper)));
+    const index = matched.indexOf(true);
+    const hit = index < 0 ? null : (managers[index] as PersonRow);
+    if (hit !== null) {
+      if (owner === null) {
+        const own = reservations[index];
+        if (own?.kind === 'reserved') {
+          await this.#manager(hit).settle(own, true, given, pepper);
+          this.#o.repo.atomically(() => {
+            for (const [i, row] of managers.entries()) {
+              const reservation = reservations[i];
+              if (i !== index && reservation) this.#manager(row).refund(reservation);
+            }
+          });
+          return { ok: true, person: { id: hit.id, name: hit.name } };
+        }
+      } else {
+        const theirs = reservations[0];
+        if (theirs?.kind === 'reserved' && owner.id === hit.id) {
+          await this.#manager(hit).settle(theirs, true, given, pepper);
+          return { ok: true, person: { id: hit.id, name: hit.name } };
+        }
+        if (theirs?.kind === 'reserved' && !this.#manager(hit).isLocked()) {
+          this.#manager(owner).refund(theirs);
+          // That manager's own wrong attempts start over with their right PIN, as at their sign-in.
+          const own = this.#manager(hit).reserve(pepper);
+          if (own !== null) await this.#manager(hit).settle(own, true, given, pepper);
+          return { ok: true, person: { id: hit.id, name: hit.name } };
+        }
+      }
+    }
+    const verdicts: PinVerifyResult[] = [];
+    for (const [i, row] of owners.entries()) {
+      const reservation = reservations[i];
+      verdicts.push(reservation ? await this.#manager(row).settle(reservation, false, given, pepper) : { ok: false, reason: 'not_set' });
+    }
     const wrong = verdicts.filter((v) => !v.ok && v.reason === 'wrong_pin') as Array<{ ok: false; reason: 'wrong_pin'; attemptsLeft: number }>;
     if (wrong.length > 0) return { ok: false, reason: 'wrong_pin', attemptsLeft: Math.min(...wrong.map((v) => v.attemptsLeft)) };
     const locked = verdicts.filter((v) => !v.ok && v.reason === 'locked') as Array<{ ok: false; reason: 'locked'; retryAfterSeconds: number }>;
+    if (locked.length === 0) return { ok: false, reason: 'not_set' };
     return { ok: false, reason: 'locked', retryAfterSeconds: Math.min(...locked.map((v) => v.retryAfterSeconds)) };
   }
 
-  /** The person's own PIN, under their own attempt limit (sign-in, opening and closing a shift). */
+  /**
+   * The person's own PIN, under their own attempt limit (sign-in, opening and closing a shift). issue 27: counted before
+   * its hash, and one hash derived whatever the answer, an unknown person's included.
+   */
   async verifyPerson(id: string, given: string): Promise<Result<PersonRow>> {
     const row = this.find(id);
-    if (row === null) return { ok: false, error: kioskError('person_not_found') };
-    const verdict = await this.#pin(row).verify(given);
+    if (row === null) {
+      await deriveDummy();
+      return { ok: false, error: kioskError('person_not_found') };
+    }
+    const verdict = await this.#manager(row).verify(given, await this.#pepperFor([row]));
     return verdict.ok ? { ok: true, value: row } : { ok: false, error: pinVerdictError(verdict) };
   }
 
@@ -88,7 +141,7 @@ export class People {
     const taken = person.role === 'manager' ? await this.#managerPinTaken(person.pin, null) : null;
     if (taken) return { ok: false, error: taken };
     const id = this.#o.newId();
-    this.#o.repo.insert({ id, name: person.name, role: person.role, pin: hashPin(person.pin, await this.#o.pepper.readOrCreate()) });
+    this.#o.repo.insert({ id, name: person.name, role: person.role, pin: await hashPinAsync(person.pin, await this.#o.pepper.readOrCreate()) });
     return { ok: true, value: { id, name: person.name, role: person.role, hasPin: true } };
   }
 
@@ -106,7 +159,7 @@ export class People {
       if (taken) return { ok: false, error: taken };
     }
     this.#o.repo.update(id, { name: change.name ?? row.name, role });
-    if (change.pin !== undefined) this.#store(row).save(hashPin(change.pin, await this.#o.pepper.readOrCreate()));
+    if (change.pin !== undefined) this.#store(row).save(await hashPinAsync(change.pin, await this.#o.pepper.readOrCreate()));
     const updated = this.find(id) as PersonRow;
     return { ok: true, value: { id, name: updated.name, role: updated.role, hasPin: this.#pin(updated).isSet() } };
   }
@@ -120,7 +173,7 @@ export class People {
    * forgotten) is given one only with a manager's PIN: otherwise anyone could make themselves a manager.
    */
   async setFirstManagerPin(newPin: string, currentPin?: string): Promise<PinSetResult | { ok: false; reason: 'pin_taken' }> {
-    const pin = new PepperedPin(new ManagerPin(this.#o.firstManagerPin, this.#o.clock), this.#o.pepper);
+    const pin = new PepperedPin(new ManagerPin(this.#o.firstManagerPin, this.#o.clock, this.#o.monotonic), this.#o.pepper);
     if (pin.isSet() || this.isSet()) {
       if (currentPin === undefined) return { ok: false, reason: 'current_pin_required' };
       const check = pin.isSet() ? await pin.verify(currentPin) : await this.verify(currentPin);
@@ -175,7 +228,22 @@ export class People {
   }
 
   #pin(row: PersonRow): PepperedPin {
-    return new PepperedPin(new ManagerPin(this.#store(row), this.#o.clock), this.#o.pepper);
+    return new PepperedPin(this.#manager(row), this.#o.pepper);
+  }
+
+  /** The person's PIN record without the pepper: the caller passes it (#pepperFor), read once for every record. */
+  #manager(row: PersonRow): ManagerPin {
+    return new ManagerPin(this.#store(row), this.#o.clock, this.#o.monotonic);
+  }
+
+  /**
+   * The pepper for checking these records, as PepperedPin chooses it: the stored one when any is keyed with it
+   * (undefined when it is gone: reserve then throws PinPepperMissingError, nothing counted); otherwise the stored or a
+   * new one, to re-hash a record from before the pepper.
+   */
+  async #pepperFor(rows: PersonRow[]): Promise<Buffer | undefined> {
+    const peppered = rows.some((row) => this.#manager(row).isPeppered());
+    return (peppered ? await this.#o.pepper.read() : await this.#o.pepper.readOrCreate()) ?? undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 import { shouldRetry } from '../../../node-common/retry.ts';
 import { parsePlatformError } from '../../../shared/errors.ts';
 import type { KioskError, KioskErrorCode } from '../../../shared/kiosk-api.ts';
-import { parseErrorCode } from '../../../shared/kiosk-errors.ts';
+import { documentedCode, parseErrorCode } from '../../../shared/kiosk-errors.ts';
 
 /**
  * Typed errors for every platform answer that is not a success (style guide 6): the code of seed 7 / platform-facts,
@@ -45,6 +45,28 @@ export class PlatformNetworkError extends PlatformError {
     super(0, 'network_error', `The payment platform could not be reached (${causeCode}).`);
     this.name = 'PlatformNetworkError';
   }
+}
+
+/**
+ * issue 26 "An answer the kiosk cannot read never leaves money on the table": a 2xx whose body does not fit what the
+ * kiosk reads. The platform did the work (seed 4.3: only successes are answered 2xx), so the caller must not treat it
+ * as "nothing happened". `answeredId`: an order id (ORD…) found in the body's text, when one is there; only such an id
+ * is lifted from the body, never any other value (an answer may carry tokens).
+ */
+export class UnreadableAnswerError extends PlatformError {
+  constructor(
+    status: number,
+    message: string,
+    readonly answeredId: string | null,
+  ) {
+    super(status, 'unexpected_response', message);
+    this.name = 'UnreadableAnswerError';
+  }
+}
+
+/** The first `"id": "ORD…"` of a body's text (either documented id length: seed 4.4, platform-facts "Identifiers"). */
+export function answeredOrderId(text: string): string | null {
+  return /"id"\s*:\s*"(ORD[A-Za-z0-9]{26,40})"/.exec(text)?.[1] ?? null;
 }
 
 /** The refresh token was refused (invalid_grant): a manager must connect the account again. */
@@ -92,7 +114,8 @@ export class AuthorizationError extends PlatformError {
  */
 export function platformErrorFrom(status: number, body: unknown, retryAfterSeconds?: number): PlatformError {
   const parsed = parsePlatformError(status, body);
-  const { code, rawCode } = parseErrorCode(parsed.code);
+  // issue 26: an invented or older refund code is read as the documented one (kiosk-errors DOCUMENTED_REFUND_CODES).
+  const { code, rawCode } = parseErrorCode(documentedCode(parsed.code));
   const error = new PlatformError(status, code, parsed.message, parsed.details, rawCode);
   if (retryAfterSeconds !== undefined) Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterSeconds, enumerable: true });
   return error;

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { abortableSleep } from '../../../node-common/sleep.ts';
 import { backoffDelay, retryAfterMs, type RetryPolicy } from '../../../node-common/retry.ts';
 import type { Clock, Logger, Random } from '../ports.ts';
-import { PlatformError, PlatformNetworkError, platformErrorFrom } from './errors.ts';
+import { answeredOrderId, PlatformError, PlatformNetworkError, platformErrorFrom, UnreadableAnswerError } from './errors.ts';
 
 export type Sleep = (ms: number) => Promise<void>;
 
@@ -160,7 +160,7 @@ export class PlatformHttp {
       if (options.schema === undefined) return { ok: true, value: (json.ok ? json.value : undefined) as T };
       if (!json.ok) {
         tell(options.onUnreadable, text, 'the body is not JSON');
-        return { ok: false, error: unexpected(status, 'the body is not JSON'), waitMs: null };
+        return { ok: false, error: unexpected(status, 'the body is not JSON', text), waitMs: null };
       }
       const parsed = options.schema.safeParse(json.value);
       if (parsed.success) return { ok: true, value: parsed.data };
@@ -170,7 +170,7 @@ export class PlatformHttp {
         .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`)
         .join('; ');
       tell(options.onUnreadable, json.value, where);
-      return { ok: false, error: unexpected(status, where), waitMs: null };
+      return { ok: false, error: unexpected(status, where, text), waitMs: null };
     }
 
     const waitMs = retryAfterMs(retryAfter, this.#clock.now());
@@ -242,8 +242,8 @@ function tell(hook: ((body: unknown, reason: string) => void) | undefined, body:
   }
 }
 
-function unexpected(status: number, what: string): PlatformError {
-  return new PlatformError(status, 'unexpected_response', `The payment platform answered ${status} with a body this kiosk cannot read (${what}).`);
+function unexpected(status: number, what: string, text: string): PlatformError {
+  return new UnreadableAnswerError(status, `The payment platform answered ${status} with a body this kiosk cannot read (${what}).`, answeredOrderId(text));
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -186,7 +186,32 @@ const MIGRATIONS: string[] = [
   `CREATE INDEX IF NOT EXISTS operations_done_refunds ON operations (updated_at) WHERE kind = 'refund' AND state = 'done';
    CREATE INDEX IF NOT EXISTS orders_refunds_updated ON orders (last_updated_date)
      WHERE (CASE WHEN json_valid(body) THEN json_extract(body, '$.transactions.refunds[0].id') END) IS NOT NULL;`,
+  // 8 (issue 26 "Send only what the platform accepts"): the sale's lines as the cashier rang them up, for the receipt
+  // and History, when what goes to the platform is less (at most 10 items, platform-facts "Create-order limits": a
+  // bigger cart is folded; a code longer than 30 is not sent). Keyed by the external reference, which exists before the
+  // order does (it is recorded with the create, before the first send). IF NOT EXISTS keeps the step safe to run again,
+  // like steps 4 to 7.
+  `CREATE TABLE IF NOT EXISTS sale_lines (
+     external_reference TEXT NOT NULL,
+     position INTEGER NOT NULL,
+     title TEXT NOT NULL,
+     unit_price TEXT NOT NULL,
+     quantity INTEGER NOT NULL,
+     unit_measure TEXT NOT NULL,
+     external_code TEXT,
+     PRIMARY KEY (external_reference, position)
+   ) STRICT;`,
 ];
+
+/**
+ * issue 27 item 6: the kiosk's mark in its SQLite file's header (PRAGMA application_id, offset 68; sqlite.org/pragma.html
+ * #pragma_application_id, and fileformat2.html "Application ID"): "QRK1" as a big-endian 32-bit integer. Set when the file
+ * is made or migrated, so a file is known as the kiosk's by its header, not by guessing from its tables.
+ */
+export const KIOSK_APPLICATION_ID = 0x51524b31;
+
+/** The tables step 1 made: a file from before the application id that has them all is the kiosk's own. */
+const FIRST_TABLES = ['orders', 'operations', 'settings', 'audit'];
 
 /** The steps, for tests that build a database as an older version left it (issue 17: a database from before a step). */
 export const KIOSK_MIGRATIONS: readonly string[] = MIGRATIONS;
@@ -210,6 +235,23 @@ export class DamagedDatabaseError extends KioskStoreError {
         `orders and queued refunds. Restore it from a backup, or move it aside to start afresh: ` +
         `mv "${file}" "${file}.damaged" (and "${file}-wal" and "${file}-shm" with it, when they are there).`,
       options,
+    );
+  }
+}
+
+/**
+ * issue 27 item 6: the file at the kiosk database's path is another program's SQLite database (another application id in
+ * its header, or tables but not the kiosk's). The kiosk refuses it, unchanged, rather than migrate its own tables into
+ * someone else's file. One line that names the file and says what to do.
+ */
+export class ForeignDatabaseError extends KioskStoreError {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(
+      `The file ${file} is not a kiosk database (${reason}), so the kiosk will not change it. Move it away, or give the ` +
+        `kiosk a data folder of its own: mv "${file}" "${file}.foreign" (and "${file}-wal" and "${file}-shm" with it, when they are there).`,
     );
   }
 }
@@ -285,7 +327,9 @@ function openAndCheck(file: string): Database.Database {
   let db: Database.Database | null = null;
   try {
     db = new Database(file);
-    // The first statement reads the header: a file that is not a database fails here (SQLITE_NOTADB).
+    // The first statement reads the header: a file that is not a database fails here (SQLITE_NOTADB). issue 27: another
+    // program's file is refused before anything is written to it (configure switches the file to WAL).
+    refuseForeign(db, file);
     configure(db);
     const problems = (db.pragma('quick_check') as Array<{ quick_check: string }>).map((row) => row.quick_check).filter((text) => text !== 'ok');
     if (problems.length > 0) throw new DamagedDatabaseError(file, `its integrity check failed: ${oneLine(problems.slice(0, 3).join('; '))}`);
@@ -309,6 +353,23 @@ function migrate(db: Database.Database, file: string): void {
   migrateSqlite(db, MIGRATIONS, {
     newer: (version) => new KioskStoreError(`the kiosk database ${file} is from a newer version of the app (schema ${version}); update the app`),
   });
+  // A file made before issue 27 gets the mark on its first open (refuseForeign has checked it is the kiosk's).
+  if (db.pragma('application_id', { simple: true }) !== KIOSK_APPLICATION_ID) db.pragma(`application_id = ${KIOSK_APPLICATION_ID}`);
+}
+
+/**
+ * issue 27 item 6: throws ForeignDatabaseError, changing nothing, for a file that is not the kiosk's: one whose header
+ * holds another application id, or one without an id (from before the mark, or another program's) that has tables but
+ * not every table the kiosk's first step made. A file without any table has nothing to lose and is made the kiosk's.
+ */
+function refuseForeign(db: Database.Database, file: string): void {
+  const id = db.pragma('application_id', { simple: true }) as number;
+  if (id === KIOSK_APPLICATION_ID) return;
+  if (id !== 0) throw new ForeignDatabaseError(file, `its header names another application, id ${id}`);
+  const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((row) => row.name);
+  if (tables.length === 0 || FIRST_TABLES.every((name) => tables.includes(name))) return;
+  const shown = tables.slice(0, 5).map((name) => oneLine(name).slice(0, 40));
+  throw new ForeignDatabaseError(file, `it holds tables the kiosk never makes: ${shown.join(', ')}${tables.length > 5 ? ', …' : ''}`);
 }
 
 function statOrThrow(path: string): Stats | null {

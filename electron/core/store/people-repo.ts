@@ -31,6 +31,7 @@ const rowSchema = z.object({
  */
 export class PeopleRepo {
   readonly #clock: Clock;
+  readonly #db: Database.Database;
   readonly #list: Database.Statement;
   readonly #byId: Database.Statement;
   readonly #insert: Database.Statement;
@@ -41,6 +42,7 @@ export class PeopleRepo {
 
   constructor(db: Database.Database, clock: Clock) {
     this.#clock = clock;
+    this.#db = db;
     this.#list = db.prepare('SELECT * FROM people WHERE removed_at IS NULL ORDER BY rowid');
     this.#byId = db.prepare('SELECT * FROM people WHERE id = ?');
     this.#insert = db.prepare('INSERT INTO people (id, name, role, pin, created_at) VALUES (@id, @name, @role, @pin, @now)');
@@ -48,6 +50,15 @@ export class PeopleRepo {
     this.#savePin = db.prepare('UPDATE people SET pin = ? WHERE id = ?');
     this.#remove = db.prepare('UPDATE people SET removed_at = ? WHERE id = ? AND removed_at IS NULL');
     this.#clearPins = db.prepare('UPDATE people SET pin = NULL WHERE pin IS NOT NULL');
+  }
+
+  /**
+   * Runs `step` in one write transaction taken at its start (BEGIN IMMEDIATE): issue 27, the PIN attempts a guess
+   * reserves against several records (people/people.ts) are all counted, or none (the settings row of the first manager
+   * is in this same database).
+   */
+  atomically<T>(step: () => T): T {
+    return this.#db.transaction(step).immediate();
   }
 
   /** The people not removed, in the order they were added (rowid: rows are never deleted, so it only grows). */

@@ -16,6 +16,7 @@ export function resetTrainingSales(db: Database.Database): TrainingResetResult {
     const outboxItems = db.prepare("SELECT count(*) AS n FROM operations WHERE kind IN ('refund', 'cancel') AND state <> 'dropped'").get() as { n: number };
     db.prepare('DELETE FROM refund_requests').run();
     db.prepare('DELETE FROM operations').run();
+    db.prepare('DELETE FROM sale_lines').run();
     // open_orders is empty (checked above); the FTS triggers forget the references with the rows.
     const orders = db.prepare('DELETE FROM orders').run().changes;
     return { ok: true, orders, outboxItems: outboxItems.n };

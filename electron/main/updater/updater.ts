@@ -1,6 +1,9 @@
 import type { Clock, Logger } from '../../core/ports.ts';
 import type { UpdateStatus } from '../../../shared/update-api.ts';
+import type { KeyObject } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { fetchRelease, sha512OfFile, type FeedRelease } from './update-feed.ts';
+import { verifyRelease } from './update-signature.ts';
 import {
   CHECK_EVERY_MS,
   DEFAULT_MAINTENANCE_WINDOW,
@@ -47,6 +50,11 @@ export interface UpdateManagerDeps {
   settings: () => Promise<{ updateFeedUrl: string | null; maintenanceWindow: string }>;
   activity: () => Promise<CounterActivity>;
   autoUpdater: () => Promise<AutoUpdaterLike>;
+  /**
+   * issue 27 item 3: the Ed25519 public key pinned in this installation (update-signature.ts readPinnedKey), or null
+   * when none is: then no update is downloaded nor installed.
+   */
+  pinnedKey: () => Promise<KeyObject | null>;
   /** Runs right before quitAndInstall: the shell stops the core (outbox step finished, database closed). */
   beforeInstall: () => Promise<void>;
   fetch?: typeof fetch;
@@ -140,6 +148,23 @@ export class UpdateManager {
       this.#set({ phase: 'up_to_date', version, checkedAt: new Date(clock.now()).toISOString() });
       return;
     }
+    // issue 27 item 3: our signature is checked before anything is downloaded; it covers the sha512 the file is then
+    // checked against, so a file that passes both is the one the release's signer built.
+    let key: KeyObject | null;
+    try {
+      key = await this.#deps.pinnedKey();
+    } catch (error) {
+      this.#fail('signature', error);
+      return;
+    }
+    if (key === null) {
+      this.#fail('signature', new Error('this installation has no pinned update key, so it installs no update (README "Update signing")'));
+      return;
+    }
+    if (!verifyRelease(release, release.signature, key)) {
+      this.#fail('signature', new Error(release.signature === null ? `the feed's release ${release.version} is not signed` : `the feed's release ${release.version} is not signed by the pinned key`));
+      return;
+    }
     this.#set({ phase: 'downloading', version, available: release.version });
     logger.info('update: downloading', { available: release.version });
     let files: string[];
@@ -160,6 +185,11 @@ export class UpdateManager {
     const actual = file ? await sha512OfFile(file).catch(() => null) : null;
     if (actual !== release.sha512) {
       this.#fail('checksum', new Error(`the downloaded file's sha512 does not match the feed's (${release.path})`));
+      return;
+    }
+    const size = file ? await stat(file).then((info) => info.size).catch(() => null) : null;
+    if (release.size !== null && size !== release.size) {
+      this.#fail('checksum', new Error(`the downloaded file has ${size ?? 'no'} bytes, the feed says ${release.size} (${release.path})`));
       return;
     }
     this.#release = release;
@@ -186,7 +216,7 @@ export class UpdateManager {
     updater.quitAndInstall(true, true);
   }
 
-  #fail(because: 'feed' | 'download' | 'checksum', error: unknown): void {
+  #fail(because: 'feed' | 'download' | 'checksum' | 'signature', error: unknown): void {
     const { clock, version, logger } = this.#deps;
     const message = error instanceof Error ? error.message : String(error);
     this.#nextCheckAt = clock.now() + RETRY_AFTER_FAILURE_MS;

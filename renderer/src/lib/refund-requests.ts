@@ -41,6 +41,11 @@ export const REFUSED_BEFORE_RECORDING: ReadonlySet<string> = new Set([
   'refund_amount_exceeds',
   'refund_window_expired',
   'refund_in_progress',
+  // issue 26: the documented codes the core's refund rules answer with (the two above are their older names).
+  'cannot_refund_order',
+  'order_already_refunded',
+  'in_store_payment_refund_order',
+  'unsupported_partially_refunds',
 ]);
 
 /**

@@ -34,7 +34,7 @@ export interface LiveCore extends RunningCore {
   seller: SellerWithToken;
 }
 
-type Extra = Partial<Pick<KioskCoreOptions, 'printer' | 'openBrowser' | 'pollIntervalMs'>>;
+type Extra = Partial<Pick<KioskCoreOptions, 'printer' | 'openBrowser' | 'pollIntervalMs' | 'fetch'>>;
 
 /**
  * A core composed over `dir` on `platform` as both helpers build it (memory vault, log lines kept, events recorded),
@@ -90,12 +90,22 @@ export async function startTrainingCore(extra: Extra = {}, dir = mkdtempSync(joi
  * started, then connected by a manager with client credentials (the first connect sets the PIN) unless `connect` is
  * false, naming the country when `country` is given to connect.
  */
-export async function startLiveCore(options: { country?: CountryCode; connect?: boolean; extra?: Extra } = {}): Promise<LiveCore> {
+export async function startLiveCore(
+  options: {
+    country?: CountryCode;
+    connect?: boolean;
+    extra?: Extra;
+    /** Something the kiosk reaches the sandbox through (a proxy), given the sandbox's URL; closed with the core. */
+    front?: (sandboxUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  } = {},
+): Promise<LiveCore> {
   const dir = mkdtempSync(join(tmpdir(), 'kiosk-live-core-'));
   // The sandbox sends its webhooks from its sweep; a short interval keeps the relay tests quick.
   const h = await startSandbox({ sweepIntervalMs: 100 });
   const seller = await h.seller(options.country ?? 'AR', ['CAJA-1']);
-  const running = await startCore(dir, h, { platformUrl: h.url, relay: null, training: null }, options.extra);
+  const front = options.front ? await options.front(h.url) : null;
+  const platform = front ? { close: async () => (await front.close(), await h.close()) } : h;
+  const running = await startCore(dir, platform, { platformUrl: front?.url ?? h.url, relay: null, training: null }, options.extra);
   if (options.connect !== false) {
     const connected = await running.core.api.connect({
       method: 'client_credentials',

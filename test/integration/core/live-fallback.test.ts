@@ -181,7 +181,8 @@ test('silence: a relay that accepts the stream and then says nothing is dropped 
   await waitFor(() => connections >= connectionsWhenLive + 2, 'reconnects after each silent stream');
   const change = k.changes.find((c) => c.id === order.id && c.status === 'processed');
   assert.ok(change);
-  assert.notEqual(change.relay, 'live', 'the poller, not the silent stream, brought it');
+  // issue 27: the poller checks a waiting sale whether or not the stream is live, so the change may come while the
+  // silent stream still counts as live; the GET brought it either way (the stream sent no event).
   assert.ok(orders.gets.includes(order.id));
   const afterLive = k.statuses.slice(k.statuses.indexOf('live') + 1);
   assert.ok(afterLive.includes('offline') && afterLive.includes('connecting'), `statuses after live: ${afterLive.join(', ')}`);

@@ -273,7 +273,7 @@ describe('definitive refusals and the manager', () => {
     assert.deepEqual((await onPlatform(order.id)).transactions.refunds.map((r: Json) => r.amount), ['80.00']);
   });
 
-  test("a refund of an unpaid order that passed local checks (doctored store) fails with the platform's order_not_refundable", async () => {
+  test("a refund of an unpaid order that passed local checks (doctored store) fails with the platform's order_not_refundable, read as the documented cannot_refund_order (issue 26)", async () => {
     const order = await unpaidOrder();
     const pretend: Order = {
       ...order,
@@ -284,14 +284,14 @@ describe('definitive refusals and the manager', () => {
     stack.ordersRepo.save(pretend);
     const failed = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
     assert.equal(failed.state, 'failed');
-    assert.equal(failed.lastError?.code, 'order_not_refundable');
+    assert.equal(failed.lastError?.code, 'cannot_refund_order');
     assert.match(failed.lastError?.message ?? '', /only processed orders can be refunded/);
     assert.equal(stack.ops.require(failed.id).uncertainSince, null);
   });
 
   test('a refund of an unpaid order is refused locally (checked again with the platform) and nothing is recorded', async () => {
     const order = await unpaidOrder();
-    await assert.rejects(stack.outbox.enqueueRefund(order.id, null, 'manager-ana'), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'order_not_refundable');
+    await assert.rejects(stack.outbox.enqueueRefund(order.id, null, 'manager-ana'), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'cannot_refund_order');
     assert.deepEqual(stack.outbox.list(), []);
     assert.equal(refundKeys(order.id).length, 0);
   });

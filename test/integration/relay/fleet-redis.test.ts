@@ -10,6 +10,7 @@ import { ManualClock } from '../../fakes/manual-clock.ts';
 import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { killRelays, startRelayProcess } from '../../support/relay-process.ts';
 import { metricValue } from '../../support/relay-harness.ts';
+import { postWebhookAck } from '../../support/relay-webhooks.ts';
 
 const SECRET = 'fleet-redis-secret-0123456789';
 const ADMIN = 'fleet-redis-admin-0123456789abc';
@@ -61,7 +62,8 @@ describe('fleet on Redis', () => {
     const expected = [`${SELLER}/kiosk-a-0000000001/ok`, `${SELLER}/kiosk-b-0000000002/ok`];
     assert.deepEqual(ids(await fleet(one.url)), expected);
     assert.deepEqual(ids(await fleet(two.url)), expected);
-    const metrics = await (await fetch(`${two.url}/metrics`)).text();
+    // issue 27: /metrics asks for the admin key (or the metrics token) by default.
+    const metrics = await (await fetch(`${two.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
     assert.equal(metricValue(metrics, 'relay_kiosk_info', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1",version="2.0.0"`), 1, 'the other relay exports it too');
   });
 
@@ -92,11 +94,35 @@ describe('fleet on Redis', () => {
       const expected = [`${SELLER}/kiosk-a-0000000001/silent`, `${SELLER}/kiosk-b-0000000002/ok`];
       assert.deepEqual(ids(await fleet(urlOne)), expected);
       assert.deepEqual(ids(await fleet(urlTwo)), expected);
-      const metrics = await (await fetch(`${urlOne}/metrics`)).text();
+      const metrics = await (await fetch(`${urlOne}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
       assert.equal(metricValue(metrics, 'relay_kiosk_silent', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1"`), 1);
       assert.equal(metricValue(metrics, 'relay_kiosk_heartbeat_age_seconds', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1"`), 301);
     } finally {
       for (const relay of relays) await relay.close();
     }
+  });
+
+  // issue 26: the dashboard's "Simulate notification" (platform-facts "Webhooks"; "Simulate receiving the notification"
+  // on https://www.mercadopago.com.mx/developers/en/docs/checkout-api-v2/notifications): signed over the typed Data ID,
+  // body about another id. Kept in the Redis the relays share, the newest 20, and printed in the receiving relay's log.
+  it('a Simulate sent to one relay process is in both relays\' fleet, in its log, and only the newest 20 are kept', { skip: REDIS_SKIP }, async () => {
+    const server = await startRedisServer();
+    servers.push(server);
+    const args = ['--port', '0', '--platform-url', 'http://127.0.0.1:9', '--webhook-secret', SECRET, '--kiosk-key', `${KEY_A}=${SELLER}`, '--redis', server.url];
+    const one = await startRelayProcess(args, { children, env: { RELAY_ADMIN_KEY: ADMIN } });
+    const two = await startRelayProcess(args, { children, env: { RELAY_ADMIN_KEY: ADMIN } });
+    const body = (n: number) => JSON.stringify({ action: 'order.processed', type: 'order', user_id: Number(SELLER), live_mode: false, data: { id: 'ORD00000000000000000000000001', status: 'processed' }, id: String(n) });
+    for (let i = 0; i < 22; i += 1) {
+      const ack = await postWebhookAck(one.url, { secret: SECRET, dataId: `TYPED-${String(i).padStart(2, '0')}`, body: body(i) });
+      assert.equal(ack.status, 200);
+      assert.equal(ack.body.status, 'test');
+    }
+    const tests = (await fleet(two.url)).test_notifications;
+    assert.deepEqual(tests.map((t) => t.data_id), Array.from({ length: 20 }, (_, i) => `TYPED-${String(21 - i).padStart(2, '0')}`));
+    assert.ok(tests.every((t) => t.application_id === 'legacy' && t.user_id === SELLER));
+    const page = await (await fetch(`${two.url}/fleet.html`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+    assert.ok(page.includes(`test notification received at ${tests[0]?.received_at} (application legacy, Data ID TYPED-21`), page);
+    assert.ok(one.stdout().includes(`relay: test notification received at ${tests[0]?.received_at} (application legacy, Data ID TYPED-21)`), one.stdout());
+    assert.doesNotMatch(one.output(), new RegExp(SECRET));
   });
 });

@@ -43,6 +43,8 @@ before(async () => {
     webhookSecrets: [SECRET],
     kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
     dataFile: join(dir, 'relay.db'),
+    // The counters are read from /metrics; its closed default is proven in security-27.test.ts (issue 27).
+    metrics: { open: true },
     clock: { now: () => h.sandbox.clock.now() },
     ipnRetry: { maxAttempts: 5, baseMs: 10, maxMs: 50 },
     fetch: async (input, init) => {

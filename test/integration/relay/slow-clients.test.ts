@@ -162,7 +162,7 @@ describe('/metrics access', () => {
   });
 
   test('issue 12: with a metrics port, /metrics moves to its own listener and the main port answers 404', async () => {
-    const relay = await start({ metrics: { host: '127.0.0.1', port: 0 } });
+    const relay = await start({ metrics: { host: '127.0.0.1', port: 0, open: true } });
     const metricsUrl = relay.relay.metricsUrl();
     assert.ok(metricsUrl && metricsUrl !== relay.url, 'a listener of its own');
     const main = await fetch(`${relay.url}/metrics`);

@@ -48,6 +48,8 @@ async function startRelay(options: Partial<RelayOptions> = {}): Promise<TestRela
     kioskKeys: [{ key: KEY, userId: SELLER, posIds: null }],
     dataFile: join(dir, `relay-${relays}.db`),
     clock,
+    // The counters are read from /metrics; its closed default is proven in security-27.test.ts (issue 27).
+    metrics: { open: true },
     ...options,
   });
   cleanups.push(() => relay.close());

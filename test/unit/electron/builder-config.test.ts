@@ -151,3 +151,19 @@ test('issue 6: electron-builder runs here (its CLI answers) without an Electron 
   const out = execFileSync(join(root, 'node_modules', '.bin', 'electron-builder'), ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } });
   assert.match(out.trim(), /^\d+\.\d+\.\d+$/);
 });
+
+test('issue 27: code signing is configured per platform in its documented way, and the pinned update key ships as a resource', async () => {
+  const config = await load();
+  const win = config.win as { verifyUpdateCodeSignature?: boolean; signtoolOptions?: { signingHashAlgorithms?: string[]; certificateFile?: string; certificatePassword?: string } };
+  assert.equal(win.verifyUpdateCodeSignature, true, 'electron-updater checks the installer is signed by the publisher');
+  assert.deepEqual(win.signtoolOptions?.signingHashAlgorithms, ['sha256']);
+  assert.equal(win.signtoolOptions?.certificateFile, undefined, 'the certificate comes from the environment (CSC_LINK), never from the file');
+  assert.equal(win.signtoolOptions?.certificatePassword, undefined);
+  const mac = config.mac as { notarize?: boolean; hardenedRuntime?: boolean };
+  assert.equal(mac.notarize, true);
+  assert.equal(mac.hardenedRuntime, true);
+  const resources = config.extraResources as Array<{ from: string; to: string; filter?: string[] }>;
+  assert.ok(resources.some((r) => r.from === 'build/update-key/' && r.to === 'update-key/' && r.filter?.includes('update-public-key.pem')), JSON.stringify(resources));
+  assert.match(pkg.scripts['sign-update'] ?? '', /build\/sign-update\.ts/);
+  assert.equal(existsSync(join(root, 'build', 'update-key', 'update-public-key.pem')), false, 'no key is committed: each store pins its own');
+});

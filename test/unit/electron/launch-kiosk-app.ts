@@ -35,6 +35,8 @@ export interface LaunchOptions {
   prepare?: (dataDir: string) => void;
   /** issue 18: the autoUpdater MOCK the shell's updater uses (updater/auto-updater-mock.ts). */
   autoUpdater?: KioskAppDeps['autoUpdater'];
+  /** issue 27: the pinned update key the shell's updater checks the feed's signature with (a test feed's own). */
+  updateKey?: KioskAppDeps['updateKey'];
 }
 
 export async function launchKioskApp(options: LaunchOptions = {}): Promise<LaunchedKioskApp> {
@@ -62,6 +64,7 @@ export async function launchKioskApp(options: LaunchOptions = {}): Promise<Launc
     },
     echo: (line) => void echoed.push(line),
     ...(options.autoUpdater ? { autoUpdater: options.autoUpdater, platform: 'linux' as const } : {}),
+    ...(options.updateKey ? { updateKey: options.updateKey } : {}),
   };
   const running = runKioskApp(electron as unknown as ElectronModule, deps);
   electron.ready();

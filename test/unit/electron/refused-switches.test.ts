@@ -53,3 +53,19 @@ test('issue 12: NODE_OPTIONS with an inspector or code-loading option, and ELECT
   assert.equal(refusedName([], { ELECTRON_RUN_AS_NODE: '1' }), 'ELECTRON_RUN_AS_NODE');
   assert.equal(refusedName([], { ELECTRON_RUN_AS_NODE: '' }), null);
 });
+
+test('issue 27: the other sandbox switches and the TLS-weakening switches are refused', () => {
+  for (const name of ['disable-gpu-sandbox', 'disable-setuid-sandbox', 'disable-namespace-sandbox', 'disable-seccomp-filter-sandbox', 'no-zygote', 'no-zygote-sandbox', 'ignore-certificate-errors', 'ignore-certificate-errors-spki-list', 'allow-running-insecure-content']) {
+    assert.equal(refusedName([`--${name}`]), `--${name}`, name);
+  }
+  assert.match(findRefusedSwitch([EXE, '--ignore-certificate-errors'], {}, 'linux')?.why ?? '', /man in the middle/);
+});
+
+test('issue 27: NODE_TLS_REJECT_UNAUTHORIZED=0, NODE_EXTRA_CA_CERTS and SSLKEYLOGFILE are refused; harmless values pass', () => {
+  assert.equal(refusedName([], { NODE_TLS_REJECT_UNAUTHORIZED: '0' }), 'NODE_TLS_REJECT_UNAUTHORIZED');
+  assert.match(findRefusedSwitch([EXE], { NODE_TLS_REJECT_UNAUTHORIZED: '0' }, 'linux')?.why ?? '', /certificate checks/);
+  assert.equal(refusedName([], { NODE_TLS_REJECT_UNAUTHORIZED: '1' }), null, 'the default, spelled out, keeps the checks');
+  assert.equal(refusedName([], { NODE_EXTRA_CA_CERTS: '/tmp/mitm-ca.pem' }), 'NODE_EXTRA_CA_CERTS');
+  assert.equal(refusedName([], { NODE_EXTRA_CA_CERTS: '' }), null);
+  assert.equal(refusedName([], { SSLKEYLOGFILE: '/tmp/keys.log' }), 'SSLKEYLOGFILE');
+});

@@ -373,3 +373,22 @@ describe('relay configuration', () => {
     });
   });
 });
+
+// issue 27: /metrics shows the fleet, so it is closed by default; opening it is an explicit switch.
+describe('issue 27: --metrics-open', () => {
+  it('is off by default and on with the flag, RELAY_METRICS_OPEN or metricsOpen in the file', () => {
+    assert.equal(config(loadRelayConfig(minimal, {})).metrics.open, undefined);
+    assert.equal(config(loadRelayConfig([...minimal, '--metrics-open'], {})).metrics.open, true);
+    assert.equal(config(loadRelayConfig(minimal, { RELAY_METRICS_OPEN: 'true' })).metrics.open, true);
+    assert.equal(config(loadRelayConfig(minimal, { RELAY_METRICS_OPEN: '0' })).metrics.open, undefined);
+    assert.equal(config(loadRelayConfig([...minimal, '--config', '/etc/relay.json'], {}, files({ '/etc/relay.json': { metricsOpen: true } }))).metrics.open, true);
+    // A switch followed by another flag does not swallow it.
+    assert.equal(config(loadRelayConfig(['--metrics-open', ...minimal], {})).metrics.open, true);
+  });
+
+  it('refuses a value on the flag and a word other than 1, true, 0, false in the variable', () => {
+    assert.match(error(loadRelayConfig([...minimal, '--metrics-open=yes'], {})), /--metrics-open takes no value/);
+    assert.match(error(loadRelayConfig(minimal, { RELAY_METRICS_OPEN: 'yes' })), /RELAY_METRICS_OPEN/);
+    assert.match(error(loadRelayConfig([...minimal, '--config', '/etc/relay.json'], {}, files({ '/etc/relay.json': { metricsOpen: 'yes' } }))), /metricsOpen/);
+  });
+});

@@ -41,18 +41,32 @@ test('issue 3: redact keeps only the first four characters of a key', () => {
 
 test('issue 3: a seller-wide key sees its own seller\'s events, POS or not, and never another seller\'s', () => {
   const scope: KioskScope = { key: KEY, userId: '111', posIds: null };
-  assert.equal(canSee(scope, { userId: '111', posId: 'POS1' }), true);
-  assert.equal(canSee(scope, { userId: '111', posId: null }), true);
-  assert.equal(canSee(scope, { userId: '222', posId: 'POS1' }), false);
-  assert.equal(canSee(scope, { userId: '1110', posId: null }), false);
+  assert.equal(canSee(scope, { userId: '111', posId: 'POS1', type: 'order.processed' }), true);
+  assert.equal(canSee(scope, { userId: '111', posId: null, type: 'order.processed' }), true);
+  assert.equal(canSee(scope, { userId: '222', posId: 'POS1', type: 'order.processed' }), false);
+  assert.equal(canSee(scope, { userId: '1110', posId: null, type: 'order.processed' }), false);
 });
 
 test('issue 3: a POS-scoped key sees only its POS ids of its seller, and no event without a POS (legacy IPN)', () => {
   const scope: KioskScope = { key: KEY, userId: '111', posIds: ['POS1', 'POS3'] };
-  assert.equal(canSee(scope, { userId: '111', posId: 'POS1' }), true);
-  assert.equal(canSee(scope, { userId: '111', posId: 'POS3' }), true);
-  assert.equal(canSee(scope, { userId: '111', posId: 'POS2' }), false);
-  assert.equal(canSee(scope, { userId: '111', posId: 'pos1' }), false, 'POS ids are compared exactly');
-  assert.equal(canSee(scope, { userId: '111', posId: null }), false);
-  assert.equal(canSee(scope, { userId: '222', posId: 'POS1' }), false, 'the same POS name under another seller');
+  assert.equal(canSee(scope, { userId: '111', posId: 'POS1', type: 'order.processed' }), true);
+  assert.equal(canSee(scope, { userId: '111', posId: 'POS3', type: 'order.processed' }), true);
+  assert.equal(canSee(scope, { userId: '111', posId: 'POS2', type: 'order.processed' }), false);
+  assert.equal(canSee(scope, { userId: '111', posId: 'pos1', type: 'order.processed' }), false, 'POS ids are compared exactly');
+  assert.equal(canSee(scope, { userId: '111', posId: null, type: 'ipn.payment' }), false, 'a legacy IPN names no POS');
+  assert.equal(canSee(scope, { userId: '111', posId: null, type: 'payment.updated' }), false, 'nor does another topic');
+  assert.equal(canSee(scope, { userId: '222', posId: 'POS1', type: 'order.processed' }), false, 'the same POS name under another seller');
+});
+
+// issue 26: platform-facts "Webhooks": the real platform's order notifications carry no config.qr.external_pos_id.
+test('issue 26: an order event without a POS reaches every POS-scoped key of its seller, and never another seller\'s', () => {
+  const pos1: KioskScope = { key: KEY, userId: '111', posIds: ['POS1'] };
+  const pos2: KioskScope = { key: KEY, userId: '111', posIds: ['POS2'] };
+  for (const type of ['order.processed', 'order.canceled', 'order.refunded', 'order.expired']) {
+    assert.equal(canSee(pos1, { userId: '111', posId: null, type }), true, type);
+    assert.equal(canSee(pos2, { userId: '111', posId: null, type }), true, type);
+    assert.equal(canSee(pos1, { userId: '222', posId: null, type }), false, type);
+  }
+  // A POS named in the event still limits it to that POS.
+  assert.equal(canSee(pos2, { userId: '111', posId: 'POS1', type: 'order.processed' }), false);
 });

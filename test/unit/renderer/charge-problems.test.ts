@@ -49,7 +49,8 @@ test('no answer (network, 5xx, 429, the shell not answering) is "unreachable": t
 });
 
 test('any other answer is a refusal shown in words, never retried as if the platform had not answered', () => {
-  for (const code of ['invalid_amount', 'idempotency_key_already_used', 'bad_request', 'internal', 'http_400', 'http_404', 'http_4290', 'http_5000', 'xhttp_503', 'some_future_code']) {
+  // issue 26: create_unreadable says in words that the order made is being withdrawn, not "no answer, try again".
+  for (const code of ['invalid_amount', 'create_unreadable', 'idempotency_key_already_used', 'bad_request', 'internal', 'http_400', 'http_404', 'http_4290', 'http_5000', 'xhttp_503', 'some_future_code']) {
     assert.equal(kindOf(code), 'refused', code);
   }
 });

@@ -47,3 +47,26 @@ test('issue 13: parseErrorCode passes a code of the tables on as it is and keeps
     assert.deepEqual(parseErrorCode(raw), { code: 'unknown_platform_error', rawCode: raw }, raw);
   }
 });
+
+test('issue 26: the documented refund codes are in the platform table with their documented status; a stored row with an invented code reads as the documented one', () => {
+  const documented = {
+    invalid_order_owner: 400,
+    in_store_payment_refund_order: 400,
+    unsupported_partially_refunds: 400,
+    user_not_authorized: 401,
+    partial_refund_forbidden_with_tips: 403,
+    transaction_not_found: 404,
+    order_already_refunded: 409,
+    cannot_refund_order: 409,
+  } as const;
+  for (const [code, status] of Object.entries(documented)) {
+    assert.equal(ORDER_ERRORS[code as keyof typeof ORDER_ERRORS].status, status, code);
+    assert.deepEqual(parseErrorCode(code), { code }, `${code} is not unknown_platform_error`);
+  }
+  assert.deepEqual(['order_not_refundable', 'refund_window_expired', 'invalid_order_status', 'refund_amount_exceeds'].map(currentCode), [
+    'cannot_refund_order',
+    'in_store_payment_refund_order',
+    'cannot_refund_order',
+    'refund_amount_exceeds',
+  ]);
+});

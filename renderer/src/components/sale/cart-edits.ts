@@ -1,13 +1,17 @@
 import type { CatalogItem, KioskInput } from '../../../../shared/kiosk-api.ts';
 import { linesTotal } from './line-total.ts';
+import { MAX_SALE_LINES } from '../../../../shared/platform-limits.ts';
 
 /**
  * The cart's rules as pure functions over its lines (issue 5 "Sale"), so node:test can check them without the Svelte
  * compiler; the Cart state class (cart.svelte.ts) holds the lines and applies these edits.
  */
 
-/** platform-facts "Identifiers and formats": the platform takes at most 10 items per QR order. */
-export const MAX_LINES = 10;
+/**
+ * The kiosk's own limit on a sale's lines (issue 26): the platform takes at most 10 items per QR order, and a bigger
+ * cart is folded into 10 lines for it by the core (electron/core/orders/order-items.ts), the receipt keeping them all.
+ */
+export const MAX_LINES = MAX_SALE_LINES;
 /** The KioskApi's createOrder schema caps a line's quantity here. */
 export const MAX_QUANTITY = 10_000;
 

@@ -159,7 +159,7 @@ describe('catalog CSV', () => {
       'line 3: title is empty',
       'line 4: unit_measure "kilograms-x" is longer than 10 characters',
       'line 5: unit_price 1.234,5 has a thousands separator; write 1234.50 or 1234,50',
-      'line 6: external_code "has space" may hold only letters, digits, - and _ (at most 64)',
+      'line 6: external_code "has space" may hold only letters, digits, - and _',
       'line 7: 3 fields, but the header has 4',
       'line 8: external_code G1 is also on line 2',
       'line 10: title "Good 2" is also on line 9; give the rows an external_code to tell them apart',

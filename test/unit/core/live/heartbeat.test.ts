@@ -50,6 +50,14 @@ describe('heartbeat', () => {
     assert.equal(s.heartbeat().last_error_code, 'unauthorized');
   });
 
+  it('issue 27: names a push that does not deliver (push.<code>) when the stream itself has no problem', () => {
+    const { s, connectivity } = sender();
+    connectivity.pushProblem = { code: 'stale_timestamp', skewSeconds: 400, minutes: null };
+    const beat = s.heartbeat();
+    assert.equal(beat.last_error_code, 'push.stale_timestamp');
+    assert.ok(heartbeatSchema.safeParse(beat).success, 'the relay takes it');
+  });
+
   it('posts to /kiosks/heartbeat of the relay given with or without /events', () => {
     assert.equal(heartbeatUrl('http://relay.test:8080/events'), 'http://relay.test:8080/kiosks/heartbeat');
     assert.equal(heartbeatUrl('https://relay.test/base/'), 'https://relay.test/base/kiosks/heartbeat');

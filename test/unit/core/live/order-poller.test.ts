@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OrderPoller, type SetTimer } from '../../../../electron/core/live/order-poller.ts';
+import { OrderPoller, PAID_SHOWN_WITHIN_MS, WAITING_CHECK_MS, type SetTimer } from '../../../../electron/core/live/order-poller.ts';
 import { PlatformError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
 import type { Order } from '../../../../shared/schemas/order.ts';
 
@@ -68,16 +68,32 @@ test('while the relay is not live, every tick GETs each order awaiting payment',
   assert.equal(poller.status.mode, 'stopped');
 });
 
-test('while the relay is live the poller stands by, and resumes when it drops', async () => {
+test('issue 27: while the push is healthy each waiting sale is still GET every 3 s (the 5 s bound), every 2 s again when it drops', async () => {
   const { timers, gets, state, poller } = setup({ live: true });
+  assert.ok(WAITING_CHECK_MS + 2 * 1000 <= PAID_SHOWN_WITHIN_MS, 'a GET answered within 1 s keeps the bound');
+  poller.start();
+  await timers.fire();
+  assert.deepEqual(gets, ['ORDA', 'ORDB'], 'a healthy push never stops the checks: a live stream may carry nothing');
+  assert.deepEqual(timers.live.map((t) => t.ms), [WAITING_CHECK_MS]);
+  assert.equal(poller.status.mode, 'standby');
+  await timers.fire();
+  assert.deepEqual(gets, ['ORDA', 'ORDB', 'ORDA', 'ORDB']);
+  state.live = false;
+  await timers.fire();
+  assert.deepEqual(gets.length, 6);
+  assert.deepEqual(timers.live.map((t) => t.ms), [2000]);
+  assert.equal(poller.status.mode, 'polling');
+  poller.stop();
+});
+
+test('issue 27: with no sale waiting and a healthy push, a tick makes no request (the idle cost stays nil)', async () => {
+  const { timers, gets, state, poller } = setup({ live: true });
+  state.awaiting = [];
   poller.start();
   await timers.fire();
   await timers.fire();
   assert.deepEqual(gets, []);
   assert.equal(poller.status.mode, 'standby');
-  state.live = false;
-  await timers.fire();
-  assert.deepEqual(gets, ['ORDA', 'ORDB']);
   poller.stop();
 });
 
@@ -159,7 +175,7 @@ test('pollNow and reconcile GET whatever they are given, even while the relay is
   assert.deepEqual(defaults.orders.map((o) => o.id), ['ORDA', 'ORDB'], 'pollNow() without ids polls the orders awaiting payment');
 });
 
-test('recheck: the orders whose wake-up GET failed are polled at every tick even while the relay is live, and with the awaiting ones (once) when it is not', async () => {
+test('recheck: the orders whose wake-up GET failed are polled at every tick with the awaiting ones (each once), push or no push', async () => {
   const timers = new ManualTimers();
   const gets: string[] = [];
   const state = { live: true, recheck: ['ORDP'] };
@@ -178,14 +194,10 @@ test('recheck: the orders whose wake-up GET failed are polled at every tick even
   });
   poller.start();
   await timers.fire();
-  assert.deepEqual(gets, ['ORDP'], 'relay live: only the order to recheck');
+  assert.deepEqual(gets, ['ORDA', 'ORDP'], 'relay live: the waiting sales and the order to recheck, each once');
   assert.equal(poller.status.mode, 'standby');
   state.live = false;
   await timers.fire();
-  assert.deepEqual(gets.slice(1), ['ORDA', 'ORDP'], 'relay down: each order once');
-  state.recheck = [];
-  state.live = true;
-  await timers.fire();
-  assert.equal(gets.length, 3, 'nothing left to recheck: standing by');
+  assert.deepEqual(gets.slice(2), ['ORDA', 'ORDP'], 'relay down: each order once');
   poller.stop();
 });

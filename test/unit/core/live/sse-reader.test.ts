@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_SSE_LIMITS, SseLimitError, SseParser, readSse, type SseItem } from '../../../../electron/core/live/sse-reader.ts';
+import { MAX_RELAY_EVENT_BYTES, relayEventBytes } from '../../../../shared/relay-event-size.ts';
 
 function parse(...chunks: string[]): SseItem[] {
   const parser = new SseParser();
@@ -148,26 +149,45 @@ test('readSse rejects with the stream error, after yielding what came before it'
 
 // issue 12: the reader has limits, so a hostile or broken relay cannot fill the kiosk's memory.
 
-test('a line longer than the limit is refused, in one chunk or in many, and the parser never holds more than the limit', () => {
-  const limits = { maxLineLength: 1024, maxEventSize: 4096 };
+test('a line longer than the limit skips its event, in one chunk or in many, and the parser never holds more than the limit', () => {
+  const limits = { maxLineLength: 1024, maxEventSize: 4096, maxSkippedSize: 64 * 1024 };
   const whole = new SseParser(limits);
-  assert.throws(() => whole.push(`data: ${'x'.repeat(5000)}`), (error: unknown) => error instanceof SseLimitError && error.limit === 'line' && error.max === 1024);
+  // issue 27 item 5: the oversized event is read past and reported, the next one is dispatched, and the id of the
+  // skipped one is the resume point.
+  assert.deepEqual(whole.push(`id: 7\nevent: order.processed\ndata: ${'x'.repeat(5000)}\n\nid: 8\ndata: ok\n\n`), [
+    { kind: 'skipped', id: '7', type: 'order.processed', size: 5006 },
+    { kind: 'event', id: '8', type: 'message', data: 'ok' },
+  ]);
   const drip = new SseParser(limits);
+  let peak = 0;
+  const items: SseItem[] = [];
+  items.push(...drip.push('id: 9\ndata: '));
+  for (let i = 0; i < 50; i += 1) {
+    items.push(...drip.push('x'.repeat(100)));
+    peak = Math.max(peak, drip.bufferedLength);
+  }
+  items.push(...drip.push('\r'), ...drip.push('\ndata: next\n\n'));
+  assert.ok(peak <= 1024, `held ${peak}`);
+  // The CR and LF split across chunks are one line break: "data: next" is a line of the skipped event, not a new one.
+  assert.deepEqual(items, [{ kind: 'skipped', id: '9', type: 'message', size: 5011 }]);
+  assert.equal(drip.bufferedLength, 0);
+  // A complete comment line over the limit, inside a chunk that also holds good lines, is read past as well.
+  assert.deepEqual(new SseParser(limits).push(`data: a\n\n: ${'y'.repeat(2000)}\n\ndata: b\n\n`).map((item) => item.kind), ['event', 'skipped', 'event']);
+});
+
+test('an endless line or endless data lines are refused once a skip passes maxSkippedSize, holding no more than the limits', () => {
+  const limits = { maxLineLength: 1024, maxEventSize: 4096, maxSkippedSize: 64 * 1024 };
+  const line = new SseParser(limits);
   let peak = 0;
   assert.throws(() => {
     for (;;) {
-      drip.push('x'.repeat(100));
-      peak = Math.max(peak, drip.bufferedLength);
+      line.push('x'.repeat(100));
+      peak = Math.max(peak, line.bufferedLength);
     }
-  }, SseLimitError);
+  }, (error: unknown) => error instanceof SseLimitError && error.limit === 'line' && error.max === 64 * 1024);
   assert.ok(peak <= 1024, `held ${peak}`);
-  // A complete line over the limit, inside a chunk that also holds good lines, is refused as well.
-  assert.throws(() => new SseParser(limits).push(`data: a\n\n: ${'y'.repeat(2000)}\n`), SseLimitError);
-});
-
-test('data lines without the blank line that dispatches them are refused at the event limit', () => {
-  const parser = new SseParser({ maxLineLength: 1024, maxEventSize: 4096 });
-  let peak = 0;
+  const parser = new SseParser(limits);
+  peak = 0;
   assert.throws(() => {
     for (;;) {
       parser.push(`data: ${'z'.repeat(500)}\n`);
@@ -175,20 +195,40 @@ test('data lines without the blank line that dispatches them are refused at the 
     }
   }, (error: unknown) => error instanceof SseLimitError && error.limit === 'event');
   assert.ok(peak <= 4096, `held ${peak}`);
+  assert.equal(parser.bufferedLength, 0, 'the parser let go of what it held');
 });
 
-test('lines and events right at the limits pass, and the default limits are 64 Ki each', () => {
+test('data lines over the event limit skip the event; the data already held is let go', () => {
+  const parser = new SseParser({ maxLineLength: 1024, maxEventSize: 4096, maxSkippedSize: 64 * 1024 });
+  const items: SseItem[] = [];
+  items.push(...parser.push('id: 41\nevent: order.processed\n'));
+  for (let i = 0; i < 10; i += 1) items.push(...parser.push(`data: ${'z'.repeat(500)}\n`));
+  assert.ok(parser.bufferedLength <= 4096, `held ${parser.bufferedLength}`);
+  items.push(...parser.push('\nid: 42\nevent: order.processed\ndata: {}\n\n'));
+  assert.deepEqual(items, [
+    { kind: 'skipped', id: '41', type: 'order.processed', size: 10 * 500 + 9 }, // the data joined with LF, as it would have been dispatched
+    { kind: 'event', id: '42', type: 'order.processed', data: '{}' },
+  ]);
+});
+
+test('lines and events right at the limits pass, and the default limits are the relay\'s 64 KiB (shared/relay-event-size.ts)', () => {
   const parser = new SseParser({ maxLineLength: 16, maxEventSize: 21 });
   // "data: " + 10 characters: a 16-character line; two of them make 10 + LF + 10 = 21 characters of data.
   const line = `data: ${'d'.repeat(10)}\n`;
   assert.deepEqual(parser.push(`${line}${line}\n`), [{ kind: 'event', id: '', type: 'message', data: `${'d'.repeat(10)}\n${'d'.repeat(10)}` }]);
   assert.equal(parser.bufferedLength, 0);
-  assert.deepEqual(DEFAULT_SSE_LIMITS, { maxLineLength: 65_536, maxEventSize: 65_536 });
+  assert.deepEqual(DEFAULT_SSE_LIMITS, { maxLineLength: 65_536 + 6, maxEventSize: 65_536, maxSkippedSize: 16 * 65_536 });
+  assert.equal(DEFAULT_SSE_LIMITS.maxEventSize, MAX_RELAY_EVENT_BYTES);
   const relayEvent = `id: 1\nevent: order.processed\ndata: ${JSON.stringify({ data: { id: 'ORD', pad: 'p'.repeat(60_000) } })}\n\n`;
-  assert.equal(new SseParser().push(relayEvent).length, 1, 'a large but legitimate event passes the defaults');
+  assert.equal(new SseParser().push(relayEvent)[0]?.kind, 'event', 'a large but legitimate event passes the defaults');
+  // The largest event the relay stores, as one data line, is taken whole.
+  const largest = 'é'.repeat(MAX_RELAY_EVENT_BYTES / 2);
+  assert.equal(relayEventBytes(largest), MAX_RELAY_EVENT_BYTES);
+  assert.deepEqual(new SseParser().push(`id: 2\ndata: ${largest}\n\n`), [{ kind: 'event', id: '2', type: 'message', data: largest }]);
+  assert.equal(new SseParser().push(`id: 3\ndata: ${'a'.repeat(MAX_RELAY_EVENT_BYTES + 1)}\n\n`)[0]?.kind, 'skipped');
 });
 
-test('readSse against a real server streaming one endless line: rejected with SseLimitError, buffer bounded, connection closed', async () => {
+test('readSse against a real server streaming one endless line: read past, then rejected with SseLimitError past maxSkippedSize, buffer bounded, connection closed', async () => {
   let written = 0;
   let closedByClient!: () => void;
   const closed = new Promise<void>((resolve) => (closedByClient = resolve));

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { orderItems } from '../../../../electron/core/orders/order-items.ts';
 
 test('no lines: no items field', () => {
-  assert.deepEqual(orderItems(undefined, 100, 'ARS'), { ok: true, items: undefined });
-  assert.deepEqual(orderItems([], 100, 'ARS'), { ok: true, items: undefined });
+  assert.deepEqual(orderItems(undefined, 100, 'ARS'), { ok: true, items: undefined, lines: null });
+  assert.deepEqual(orderItems([], 100, 'ARS'), { ok: true, items: undefined, lines: null });
 });
 
 test('lines in the wire format, prices canonical, external_code only when given', () => {
@@ -24,6 +24,7 @@ test('lines in the wire format, prices canonical, external_code only when given'
       { title: 'A', unit_price: '0.10', quantity: 3, unit_measure: 'unit' },
       { title: 'B', unit_price: '1.00', quantity: 1, unit_measure: 'kg', external_code: 'B-1' },
     ],
+    lines: null,
   });
 });
 

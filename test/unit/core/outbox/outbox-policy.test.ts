@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifySendError } from '../../../../electron/core/outbox/send-outcome.ts';
-import { mergeRefundResponse } from '../../../../electron/core/outbox/refund-job.ts';
+import { classifyRefundError, mergeRefundResponse } from '../../../../electron/core/outbox/refund-job.ts';
 import { PlatformError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
 
@@ -31,9 +31,11 @@ describe('what a send error means', () => {
     assert.deepEqual(outcome, { kind: 'failed', error: { code: 'refund_amount_exceeds', message: 'At most 10.00 remains refundable.' }, certainlyNotApplied: true });
   });
 
-  test('a lost session waits for a manager to reconnect instead of failing the refund', () => {
-    assert.equal(classifySendError(new ReconnectNeededError()).kind, 'retry');
-    assert.equal(classifySendError(new PlatformError(401, 'unauthorized', 'expired')).kind, 'retry');
+  test('issue 26: an authentication refusal (401 unauthorized or user_not_authorized, a lost session) stops the outbox instead of failing the refund or sending again', () => {
+    assert.equal(classifySendError(new ReconnectNeededError()).kind, 'stop');
+    assert.equal(classifySendError(new PlatformError(401, 'unauthorized', 'expired')).kind, 'stop');
+    const refused = classifySendError(platformErrorFrom(401, { errors: [{ code: 'user_not_authorized', message: 'not authorized', details: [] }] }));
+    assert.deepEqual(refused, { kind: 'stop', error: { code: 'user_not_authorized', message: 'not authorized' } });
   });
 
   test('an error that is no platform answer fails visibly, and may have been applied', () => {
@@ -41,6 +43,43 @@ describe('what a send error means', () => {
     assert.equal(outcome.kind, 'failed');
     assert.equal(outcome.error.code, 'unreadable_answer');
     assert.equal(outcome.certainlyNotApplied, false);
+  });
+});
+
+// issue 26 "Refunds as documented": each documented refund code (platform-facts "Error bodies", from the QR refund
+// reference and its "refund errors" page), with its documented HTTP status, as the platform's body would carry it.
+describe('issue 26: what each documented refund refusal means for a queued refund', () => {
+  const answer = (status: number, code: string) => platformErrorFrom(status, { errors: [{ code, message: `platform says ${code}`, details: [] }] });
+  const FINAL: Array<[number, string]> = [
+    [400, 'invalid_order_owner'],
+    [400, 'in_store_payment_refund_order'],
+    [400, 'unsupported_partially_refunds'],
+    [403, 'partial_refund_forbidden_with_tips'],
+    [404, 'transaction_not_found'],
+    [409, 'cannot_refund_order'],
+    [400, 'refund_amount_exceeds'],
+  ];
+
+  test('a final refusal fails the item with its own documented code and the platform message (never unknown_platform_error)', () => {
+    for (const [status, code] of FINAL) {
+      assert.deepEqual(classifyRefundError(answer(status, code)), { kind: 'failed', error: { code, message: `platform says ${code}` }, certainlyNotApplied: true }, code);
+    }
+  });
+
+  test('409 order_already_refunded means the refund is done, not failed', () => {
+    assert.deepEqual(classifyRefundError(answer(409, 'order_already_refunded')), { kind: 'already_done', error: { code: 'order_already_refunded', message: 'platform says order_already_refunded' } });
+  });
+
+  test('401 user_not_authorized stops the outbox; 500 and 429 are retried', () => {
+    assert.equal(classifyRefundError(answer(401, 'user_not_authorized')).kind, 'stop');
+    assert.equal(classifyRefundError(answer(500, 'generic')).kind, 'retry');
+    assert.equal(classifyRefundError(answer(429, 'local_rate_limited')).kind, 'retry');
+  });
+
+  test('the invented order_not_refundable and refund_window_expired, and the older invalid_order_status, read as the documented codes', () => {
+    assert.equal(classifyRefundError(answer(409, 'order_not_refundable')).error.code, 'cannot_refund_order');
+    assert.equal(classifyRefundError(answer(400, 'refund_window_expired')).error.code, 'in_store_payment_refund_order');
+    assert.equal(classifyRefundError(answer(409, 'invalid_order_status')).error.code, 'cannot_refund_order');
   });
 });
 

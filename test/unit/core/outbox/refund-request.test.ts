@@ -94,7 +94,7 @@ describe('operations: one operation per request id', () => {
     db.close();
     db = openKioskDatabase(file);
     ops = new OperationsRepo(db, clock);
-    assert.equal(db.pragma('user_version', { simple: true }), 7);
+    assert.equal(db.pragma('user_version', { simple: true }), 8);
     assert.equal(ops.byRequestId('req-rewind-001')?.id, op.id);
   });
 });

@@ -57,11 +57,22 @@ describe('refund rules: what remains, counting the queued refunds', () => {
     assert.equal(!result.ok && result.code, 'refund_in_progress');
   });
 
-  test('an order not paid, canceled or already refunded is order_not_refundable', () => {
+  test('issue 26: an order not paid, canceled or expired is cannot_refund_order; a refunded one is order_already_refunded (the documented codes)', () => {
     for (const status of ['created', 'canceled', 'expired', 'refunded'] as const) {
       const order = sampleOrder({ status, status_detail: status === 'created' ? 'created' : status });
       const result = checkRefund({ order, requestedMinor: 100, queued: [], now: NOW, paidAt: PAID_AT });
-      assert.equal(!result.ok && result.code, 'order_not_refundable', status);
+      assert.equal(!result.ok && result.code, status === 'refunded' ? 'order_already_refunded' : 'cannot_refund_order', status);
+    }
+  });
+
+  test('issue 26: a Brazilian seller gets no partial refund (unsupported_partially_refunds); a full one goes, and AR, UY, CL and an unknown country keep partials', () => {
+    const order = sampleOrder();
+    const partial = checkRefund({ order, requestedMinor: 100, queued: [], now: NOW, paidAt: PAID_AT, countryCode: 'BR' });
+    assert.equal(!partial.ok && partial.code, 'unsupported_partially_refunds');
+    assert.match(!partial.ok ? partial.message : '', /in full/);
+    assert.equal(checkRefund({ order, requestedMinor: null, queued: [], now: NOW, paidAt: PAID_AT, countryCode: 'BR' }).ok, true);
+    for (const countryCode of ['AR', 'UY', 'CL', null]) {
+      assert.equal(checkRefund({ order, requestedMinor: 100, queued: [], now: NOW, paidAt: PAID_AT, countryCode }).ok, true, String(countryCode));
     }
   });
 
@@ -73,12 +84,12 @@ describe('refund rules: what remains, counting the queued refunds', () => {
 });
 
 describe('refund rules: the 360-day window', () => {
-  test('the last millisecond of day 360 is inside; one more is refund_window_expired', () => {
+  test('the last millisecond of day 360 is inside; one more is in_store_payment_refund_order (issue 26: the documented code)', () => {
     const order = sampleOrder();
     const inside = checkRefund({ order, requestedMinor: null, queued: [], now: paidMs + REFUND_WINDOW_MS, paidAt: PAID_AT });
     assert.equal(inside.ok, true);
     const outside = checkRefund({ order, requestedMinor: null, queued: [], now: paidMs + REFUND_WINDOW_MS + 1, paidAt: PAID_AT });
-    assert.equal(!outside.ok && outside.code, 'refund_window_expired');
+    assert.equal(!outside.ok && outside.code, 'in_store_payment_refund_order');
     assert.match(!outside.ok ? outside.message : '', /2026-01-15/);
     assert.equal(REFUND_WINDOW_MS, 360 * 86_400_000);
   });
@@ -86,7 +97,7 @@ describe('refund rules: the 360-day window', () => {
   test('without a stored payment date, a processed/accredited order counts from its last_updated_date', () => {
     const order = sampleOrder({ last_updated_date: PAID_AT });
     const outside = checkRefund({ order, requestedMinor: null, queued: [], now: paidMs + REFUND_WINDOW_MS + 1 });
-    assert.equal(!outside.ok && outside.code, 'refund_window_expired');
+    assert.equal(!outside.ok && outside.code, 'in_store_payment_refund_order');
   });
 
   test('without a payment date, a partially refunded order leaves the window to the platform (never stricter)', () => {
@@ -98,7 +109,7 @@ describe('refund rules: the 360-day window', () => {
   test('the stored payment date wins over a later last_updated_date', () => {
     const order = withRefunds(sampleOrder({ last_updated_date: new Date(paidMs + REFUND_WINDOW_MS).toISOString() }), [{ amount: '10.00' }], '10.00');
     const result = checkRefund({ order, requestedMinor: 100, queued: [], now: paidMs + REFUND_WINDOW_MS + 1, paidAt: PAID_AT });
-    assert.equal(!result.ok && result.code, 'refund_window_expired');
+    assert.equal(!result.ok && result.code, 'in_store_payment_refund_order');
   });
 });
 

@@ -39,7 +39,7 @@ describe('migration 7', () => {
 
     const db = openKioskDatabase(file);
     try {
-      assert.equal(db.pragma('user_version', { simple: true }), 7);
+      assert.equal(db.pragma('user_version', { simple: true }), 8);
       assert.deepEqual(dump(db), before, 'every row of every table is as it was');
       for (const name of ['operations_done_refunds', 'orders_refunds_updated']) assert.ok(indexes(db).includes(name), name);
       // The partial index holds the orders with a refund, and only them.

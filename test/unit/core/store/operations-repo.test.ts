@@ -41,7 +41,7 @@ afterEach(() => {
 
 describe('operations repo', () => {
   test('the schema is at migration 7 (issue 17: people, shifts, reports; refunds by when they were made)', () => {
-    assert.equal(db.pragma('user_version', { simple: true }), 7);
+    assert.equal(db.pragma('user_version', { simple: true }), 8);
   });
 
   test('recording makes a fresh UUID key per operation, stored before anything is sent, and it survives a reopen', () => {

@@ -16,7 +16,7 @@ const hhmm = (ms: number) => {
 test('the shell installs a downloaded update only when no charge is waiting, inside the window', async () => {
   const feed = await startUpdateFeed({ version: '9.0.0' });
   const updater = createAutoUpdaterMock();
-  const launched = await launchKioskApp({ packaged: true, env: { APPIMAGE: '/opt/kiosk.AppImage' }, autoUpdater: async () => updater });
+  const launched = await launchKioskApp({ packaged: true, env: { APPIMAGE: '/opt/kiosk.AppImage' }, autoUpdater: async () => updater, updateKey: async () => feed.publicKey });
   try {
     const updates = launched.app?.updates;
     assert.ok(updates, 'an installed AppImage updates itself');

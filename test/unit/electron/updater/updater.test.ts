@@ -27,6 +27,7 @@ describe('update manager over a real feed', () => {
       settings: async () => ({ updateFeedUrl: feed.url, maintenanceWindow: '03:00-05:00' }),
       activity: async () => activity,
       autoUpdater: async () => updater,
+      pinnedKey: async () => feed.publicKey,
       beforeInstall: async () => void (stopped += 1),
       minuteOfDay: () => minute,
       ...overrides,
