@@ -9,7 +9,7 @@ import { openKioskStore, type KioskStore } from './store/kiosk-store.ts';
 import { loadSave } from './store/settings-repo.ts';
 import { Outbox, type OutboxOptions } from './outbox/outbox.ts';
 import { Catalog } from './catalog/catalog-service.ts';
-import { effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, type LaunchDefaults } from './settings/kiosk-settings.ts';
+import { effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, urlPassword, type LaunchDefaults } from './settings/kiosk-settings.ts';
 import { recover } from './recovery.ts';
 import { LiveStatus } from './live/live-status.ts';
 import { withHeartbeat } from './live/heartbeat.ts';
@@ -337,8 +337,11 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     },
     secrets() {
       // issue 14 "cold start": training's secret is known once its platform has started (launch/start-kiosk.ts), empty before.
-      return [...vault.known(), ...(options.relay ? [options.relay.key] : []), ...(training?.clientSecret ? [training.clientSecret] : [])];
+      // issue 27: and the update feed URL's password, should one be set.
+      const feedPassword = urlPassword(settings().updateFeedUrl);
+      return [...vault.known(), ...(options.relay ? [options.relay.key] : []), ...(training?.clientSecret ? [training.clientSecret] : []), ...(feedPassword ? [feedPassword] : [])];
     },
+    updateFeedUrl: () => settings().updateFeedUrl,
     async stop() {
       await live.stop();
       await healthProbe.stop();

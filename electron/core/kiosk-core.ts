@@ -44,4 +44,6 @@ export interface KioskCore {
    * secret), for the logger to redact; asked on every log line, so it answers from memory, synchronously.
    */
   secrets(): string[];
+  /** issue 27: the update feed URL in force, password included (getSettings shows it masked), for the shell's updater. */
+  updateFeedUrl(): string | null;
 }

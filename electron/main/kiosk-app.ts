@@ -41,7 +41,10 @@ export interface ShellLaunchConfig {
   mode: string;
 }
 export interface ShellKiosk {
-  core: Pick<KioskIpcOptions, 'api' | 'events'>;
+  core: Pick<KioskIpcOptions, 'api' | 'events'> & {
+    /** issue 27: the feed URL with its password (getSettings masks it); absent in stand-ins without an updater. */
+    updateFeedUrl?(): string | null;
+  };
   training: boolean;
   warning: string | null;
   secrets(): string[];
@@ -209,6 +212,7 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
   const selfUpdate = selfUpdateSupport({ packaged: production, platform, env: deps.env });
   if (selfUpdate === 'yes') {
     const api = running.core.api;
+    const core = running.core;
     const clock = deps.clock ?? { now: () => Date.now() };
     updates = new UpdateManager({
       clock,
@@ -218,7 +222,9 @@ export async function runKioskApp<Config extends ShellLaunchConfig>(electron: El
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
       settings: async () => {
         const settings = await api.getSettings({});
-        return settings.ok ? settings.value : { updateFeedUrl: null, maintenanceWindow: '03:00-05:00' };
+        // issue 27: getSettings masks the feed URL's password; the updater needs the real URL.
+        const feedUrl = core.updateFeedUrl?.();
+        return settings.ok ? { ...settings.value, ...(feedUrl !== undefined ? { updateFeedUrl: feedUrl } : {}) } : { updateFeedUrl: null, maintenanceWindow: '03:00-05:00' };
       },
       activity: () => counterActivity(api, clock.now()),
       autoUpdater: deps.autoUpdater ?? loadElectronUpdater,

@@ -1,4 +1,4 @@
-import { applyPatch, relayUrlProblem, sameUrl } from '../settings/kiosk-settings.ts';
+import { applyPatch, maskUrlPassword, relayUrlProblem, sameUrl } from '../settings/kiosk-settings.ts';
 import { ok } from './guards.ts';
 import { resetTrainingSales } from '../store/training-reset.ts';
 import type { CoreServices } from './services.ts';
@@ -19,6 +19,9 @@ export function settingsApi(deps: CoreServices): SettingsApi {
     getSettings: guarded('getSettings', {}, async () => ok(settingsView())),
     updateSettings: guarded('updateSettings', { pin: true }, async (input) => {
       const { relayKey, ...patch } = input.patch;
+      // issue 27: the screens see the feed URL with its password masked; that text saved back means "unchanged".
+      const currentFeed = deps.settings().updateFeedUrl;
+      if (patch.updateFeedUrl && currentFeed && patch.updateFeedUrl !== currentFeed && patch.updateFeedUrl === maskUrlPassword(currentFeed)) delete patch.updateFeedUrl;
       if (patch.expiration !== undefined) {
         const d = parseDuration(patch.expiration);
         if (!d.ok || d.seconds < 30 || d.seconds > 3600 * 3600) return { ok: false, error: kioskError('invalid_expiration') };
@@ -51,7 +54,7 @@ export function settingsApi(deps: CoreServices): SettingsApi {
         action: 'settings.changed',
         subject: null,
         // Never the key itself: only that it changed.
-        detail: { ...patch, ...(relayKey !== undefined ? { relayKey: relayKey === null ? 'forgotten' : 'replaced' } : {}) },
+        detail: { ...patch, ...(patch.updateFeedUrl ? { updateFeedUrl: maskUrlPassword(patch.updateFeedUrl) } : {}), ...(relayKey !== undefined ? { relayKey: relayKey === null ? 'forgotten' : 'replaced' } : {}) },
       });
       if (relayKey !== undefined || patch.relayUrl !== undefined) deps.reconfigureRelay();
       if (patch.countryCode !== undefined || patch.posId !== undefined) deps.emit({ type: 'session.changed', session: deps.sessionState() });
@@ -102,7 +105,8 @@ export function kioskSettingsView(deps: CoreServices): KioskSettings {
     storeName: s.storeName,
     printerName: s.printerName,
     soundOnPayment: s.soundOnPayment,
-    updateFeedUrl: s.updateFeedUrl,
+    // issue 27: its password is not the screens' to show, PIN or not; the updater reads KioskCore.updateFeedUrl().
+    updateFeedUrl: s.updateFeedUrl === null ? null : maskUrlPassword(s.updateFeedUrl),
     maintenanceWindow: s.maintenanceWindow,
     hasPin: pin.isSet(),
   };

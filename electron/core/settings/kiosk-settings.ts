@@ -73,6 +73,34 @@ export function effectiveSettings(stored: StoredSettings, launch: LaunchDefaults
  * kiosk key goes to the relay on every connection, so the URL must be https:// except on this machine (loopback, the
  * same rule as the platform URL's, launch/kiosk-config.ts).
  */
+/**
+ * issue 27 item 6: a URL as the screens may show it, its password (if any) replaced by "•••" (`https://user:•••@host/`);
+ * anything else unchanged. The main process keeps the real URL (KioskCore.updateFeedUrl) for the updater.
+ */
+export function maskUrlPassword(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  if (url.password === '') return text;
+  // Built by hand: URL.password would percent-encode the bullets.
+  const userinfo = `${url.username}:•••@`;
+  return `${url.protocol}//${userinfo}${url.host}${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The password in a URL (percent-decoded), for the logger's redaction list; null when there is none. */
+export function urlPassword(text: string | null): string | null {
+  if (!text) return null;
+  try {
+    const password = new URL(text).password;
+    return password === '' ? null : decodeURIComponent(password);
+  } catch {
+    return null;
+  }
+}
+
 export function relayUrlProblem(text: string): string | null {
   let url: URL;
   try {

@@ -225,7 +225,9 @@ test('lines and events right at the limits pass, and the default limits are the 
   const largest = 'é'.repeat(MAX_RELAY_EVENT_BYTES / 2);
   assert.equal(relayEventBytes(largest), MAX_RELAY_EVENT_BYTES);
   assert.deepEqual(new SseParser().push(`id: 2\ndata: ${largest}\n\n`), [{ kind: 'event', id: '2', type: 'message', data: largest }]);
-  assert.equal(new SseParser().push(`id: 3\ndata: ${'a'.repeat(MAX_RELAY_EVENT_BYTES + 1)}\n\n`)[0]?.kind, 'skipped');
+  const ascii = 'a'.repeat(MAX_RELAY_EVENT_BYTES);
+  assert.deepEqual(new SseParser().push(`id: 3\ndata: ${ascii}\n\n`), [{ kind: 'event', id: '3', type: 'message', data: ascii }], 'exactly the limit in ASCII, one data line');
+  assert.equal(new SseParser().push(`id: 4\ndata: ${'a'.repeat(MAX_RELAY_EVENT_BYTES + 1)}\n\n`)[0]?.kind, 'skipped');
 });
 
 test('readSse against a real server streaming one endless line: read past, then rejected with SseLimitError past maxSkippedSize, buffer bounded, connection closed', async () => {
