@@ -56,6 +56,8 @@ export class PushHealth {
     this.#silentPaidAt = null;
     this.#clearGrace();
     this.#changed();
+    // The relay accepted a notification since its report named a refusal: read it again, so the counts are current.
+    if (this.#report?.health.problem) void this.refresh();
   }
 
   /** A GET of the kiosk's own found a waiting sale paid before any event said so: the push may be silent. */
@@ -87,13 +89,15 @@ export class PushHealth {
   }
 
   /**
-   * What is wrong, for the status line: the relay's refusal when its fresh report has one (it names the cause), else
-   * "no notifications for N minutes while sales were paid" once a sale was found paid with no event since.
+   * What is wrong, for the status line: the refusal the relay's latest report names (it names the cause), until an
+   * event arrives after it or a newer report has none (it is read again while a sale waits: a problem seen stays said
+   * while no sale tells otherwise); else "no notifications for N minutes while sales were paid" once a sale was found
+   * paid with no event within SILENT_PAID_GRACE_MS.
    */
   problem(): PushProblem | null {
     const now = this.#o.clock.now();
     const report = this.#report;
-    if (report !== null && now - report.at <= 2 * RELAY_REPORT_EVERY_MS && report.health.problem !== null) {
+    if (report !== null && report.health.problem !== null && (this.#lastEventAt === null || this.#lastEventAt < report.at)) {
       const stale = report.health.problem === 'stale_timestamp';
       return { code: report.health.problem, skewSeconds: stale ? report.health.clock_skew_s : null, minutes: null };
     }

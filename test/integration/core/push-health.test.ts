@@ -61,14 +61,25 @@ describe('the kiosk judges its push (issue 27)', () => {
     assert.equal(health.healthy(), false, '... for PUSH_RECENT_MS');
   });
 
-  it("names the relay's refusal with the platform's clock skew, and is unhealthy then even with a recent event", async () => {
-    const { health, changes, notify } = await setup();
+  it("names the relay's refusal with the platform's clock skew, unhealthy then even with an earlier event; a later event clears it", async () => {
+    const { clock, health, changes, notify } = await setup();
     assert.equal((await notify(400)).status, 401);
     health.eventDelivered();
+    clock.advance(1000);
     await health.refresh();
     assert.deepEqual(health.problem(), { code: 'stale_timestamp', skewSeconds: 400, minutes: null });
     assert.equal(health.healthy(), false);
     assert.deepEqual(changes.at(-1), { code: 'stale_timestamp', skewSeconds: 400, minutes: null }, 'told once it changed');
+    clock.advance(5 * 60_000);
+    assert.equal(health.problem()?.code, 'stale_timestamp', 'a problem seen stays said while nothing tells otherwise');
+    // The platform's clock is right again: a notification is accepted and streamed to the kiosk.
+    assert.equal((await notify(0)).status, 200);
+    health.eventDelivered();
+    assert.equal(health.problem(), null);
+    assert.equal(changes.at(-1), null);
+    await health.refresh();
+    assert.equal(health.problem(), null, "the relay's new report agrees");
+    assert.equal(health.healthy(), true);
   });
 
   it('says "no notifications for N minutes while sales were paid" only after the grace, and an event clears it', async () => {
