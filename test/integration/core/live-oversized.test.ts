@@ -28,6 +28,8 @@ before(async () => {
     webhookSecrets: [secret],
     kioskKeys: [{ key: KEY, userId: k.seller.user_id, posIds: null }],
     stream: { retryMs: 20 },
+    // issue 27: /metrics is closed by default; this test reads its rejection counters.
+    metrics: { open: true },
   });
   relayUrl = await relay.listen(0);
   // The sandbox's own webhooks are not pointed at the relay: the only events are the ones the tests put in its log.
