@@ -98,7 +98,13 @@ test('issue 18: the manager sets the update address and a maintenance window acr
     await page.getByText('(día siguiente)').waitFor(WAIT);
     await page.getByTestId('window-save').click();
     await page.locator('[data-testid="window-save"]:disabled').waitFor(WAIT);
-    const stored = await k.core.api.getSettings({});
+    // The button is disabled from the moment the save starts (manager.busy) and the manager's PIN is checked with async
+    // scrypt (issue 27), so the stored value is read once the save has landed (up to 10 s), not at the first tick.
+    let stored = await k.core.api.getSettings({});
+    for (let i = 0; i < 200 && stored.ok && stored.value.maintenanceWindow !== '23:00-01:00'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      stored = await k.core.api.getSettings({});
+    }
     assert.ok(stored.ok);
     assert.deepEqual([stored.value.updateFeedUrl, stored.value.maintenanceWindow], ['https://updates.example/kiosk/', '23:00-01:00']);
 
