@@ -84,7 +84,8 @@ test('issue 15: "reset training" asks for confirmation naming what is erased, th
     await assertAccessible(k.page, '[data-testid="reset-training-dialog"]');
     await k.screenshot('settings-reset-training-dialog');
     await k.page.getByTestId('reset-training-dialog-confirm').click();
-    const notice = k.page.getByTestId('settings-notice');
+    // The notice says "Guardando…" while the manager's PIN is checked (async scrypt, issue 27), then the outcome.
+    const notice = k.page.getByTestId('settings-notice').filter({ hasNotText: 'Guardando' });
     await notice.waitFor(WAIT);
     assert.equal(await notice.textContent(), 'Práctica reiniciada: se borró 1 venta de práctica.');
     const orders = await k.core.api.listOrders({});
