@@ -36,10 +36,15 @@ export function isNewer(incoming: OrderProgress, stored: OrderProgress): boolean
   return false;
 }
 
-/** The resolution of an ISO 8601 date as written: 1000 ms without a fraction, 10 ms with two digits, 1 ms with 3+. */
+/**
+ * The resolution an ISO 8601 date may have been written at: 1000 ms without a fraction, 10 ms with two digits. The
+ * kiosk's reader stores every date with three digits (`…:59Z` becomes `…:59.000Z`), so trailing zeros of the fraction
+ * count as not written: `.000` is taken as whole seconds, `.070` as 10 ms. Coarsening a date that really was at such
+ * a millisecond only lets the state further along decide within that tick, which seed 3.1 makes safe.
+ */
 function precisionMs(date: string): number {
-  const digits = /\.(\d+)/.exec(date)?.[1]?.length ?? 0;
-  return digits === 0 ? 1000 : digits === 1 ? 100 : digits === 2 ? 10 : 1;
+  const fraction = (/\.(\d+)/.exec(date)?.[1] ?? '').replace(/0+$/, '');
+  return fraction.length === 0 ? 1000 : fraction.length === 1 ? 100 : fraction.length === 2 ? 10 : 1;
 }
 
 function progress(order: OrderProgress): number[] {

@@ -11,6 +11,8 @@ test('a paid answer dated in the same whole second, without a fraction, is newer
   // What the live e2e met: created at …:59.075Z, paid in the same second, answered …:59Z.
   assert.equal(isNewer(at('2026-12-06T21:22:59Z', 'processed'), at('2026-12-06T21:22:59.075Z', 'created')), true);
   assert.equal(isNewer(at('2026-12-06T21:22:59.075Z', 'created'), at('2026-12-06T21:22:59Z', 'processed')), false);
+  // The same answer as the kiosk's reader stores it (three digits): .000 is taken as a date written without a fraction.
+  assert.equal(isNewer(at('2026-12-06T21:22:59.000Z', 'processed'), at('2026-12-06T21:22:59.075Z', 'created')), true);
 });
 
 test('two digits compare at 10 ms, nine digits at the millisecond; a later second still wins whatever the state', () => {
