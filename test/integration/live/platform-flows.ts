@@ -17,7 +17,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { startNodeProcess, type NodeProcess } from '../../support/node-process.ts';
+import { CHROMIUM, e2eUnavailable } from '../../support/kiosk-browser.ts';
+import { common } from '../../../renderer/src/i18n/common.ts';
 import { connectSse, type SseConnection } from '../../support/sse-client.ts';
 import { keychainForTests, type TestKeychain } from '../launch/private-keyring.ts';
 import { PAID_SHOWN_WITHIN_MS } from '../../../electron/core/live/order-poller.ts';
@@ -29,6 +32,8 @@ const POS = 'CAJA1';
 const ADMIN = randomBytes(24).toString('hex');
 const READY = /listening on (http:\/\/127\.0\.0\.1:(\d+))/;
 const keychain = await keychainForTests();
+/** The browser half (the cashier's words on the kiosk's own page) needs Chromium and the built renderer. */
+const noBrowser = e2eUnavailable();
 const skip = 'skip' in keychain ? (process.env.REQUIRE_SECRET_SERVICE === '1' ? false : keychain.skip) : false;
 /** user_not_authorized last: it stops the outbox until a new sign-in (outbox/refund-job.ts), so nothing is sent after it. */
 export const REFUND_CODES = (Object.keys(DOCUMENTED_REFUND_ERRORS) as Array<keyof typeof DOCUMENTED_REFUND_ERRORS>).sort((a, b) => Number(a === 'user_not_authorized') - Number(b === 'user_not_authorized'));
@@ -49,6 +54,7 @@ export function describePlatformFlows(profile: 'documented' | 'seed'): void {
     let kiosk: NodeProcess;
     let platformUrl: string;
     let relayUrl: string;
+    let kioskUrl: string;
     let kioskOrigin: string;
     let kioskSecret: string;
     let seller: { user_id: string; client_id: string; client_secret: string; webhook_secret: string };
@@ -136,6 +142,7 @@ export function describePlatformFlows(profile: 'documented' | 'seed'): void {
         ready: /^Kiosk \(live mode, platform \S+\) at ((http:\/\/127\.0\.0\.1:\d+)\/\?k=([0-9a-f]+))$/m,
         env,
       });
+      kioskUrl = kiosk.ready[1] as string;
       kioskOrigin = kiosk.ready[2] as string;
       kioskSecret = kiosk.ready[3] as string;
       await api('connect', { method: 'client_credentials', clientId: seller.client_id, clientSecret: seller.client_secret, countryCode: 'AR', pin: PIN });
@@ -224,6 +231,7 @@ export function describePlatformFlows(profile: 'documented' | 'seed'): void {
 
     test('each documented refund refusal reaches the cashier with its own code', async () => {
       const seen = new Map<string, string>();
+      const itemOf = new Map<string, string>();
       // One paid sale for every refusal: a refused refund changes nothing on the platform (sandbox/http/faults.ts).
       const sale = await paidSale('50.00');
       for (const code of REFUND_CODES) {
@@ -242,12 +250,33 @@ export function describePlatformFlows(profile: 'documented' | 'seed'): void {
             ).lastError?.code ?? 'done'
           : result.error.code;
         seen.set(code, `${reached} ${JSON.stringify(result)}`);
+        if (result.ok) itemOf.set(code, result.value.id);
         assert.equal((await control('DELETE', '/sandbox/faults')).status, 200);
       }
       for (const code of REFUND_CODES) {
         // order_already_refunded means done, not failed (outbox/refund-job.ts classifyRefundError).
         const expected = code === 'order_already_refunded' ? 'done' : code;
         assert.ok(seen.get(code)?.startsWith(`${expected} `), `${code} reached as ${seen.get(code)}`);
+      }
+      if (noBrowser !== null) return;
+      // The cashier's words: History's outbox list on the kiosk's own page, in Spanish (the kiosk language a manager
+      // chose), shows each failed refund with its code's own message (renderer/src/i18n/common.ts).
+      await api('updateSettings', { pin: PIN, patch: { language: 'es-AR' } });
+      const browser = await chromium.launch({ executablePath: CHROMIUM });
+      try {
+        const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+        await page.goto(kioskUrl);
+        await page.getByTestId('history').click();
+        await page.getByTestId('outbox-list').waitFor({ timeout: 30_000 });
+        for (const code of REFUND_CODES) {
+          if (code === 'order_already_refunded' || code === 'user_not_authorized') continue;
+          const reason = page.locator(`[data-testid="outbox-item"][data-item-id="${itemOf.get(code)}"] [data-testid="outbox-reason"]`);
+          await reason.waitFor({ timeout: 30_000 });
+          const text = (await reason.textContent()) ?? '';
+          assert.ok(text.includes(common.es[`error.${code}`]), `${code}: ${text}`);
+        }
+      } finally {
+        await browser.close();
       }
     });
 
