@@ -133,7 +133,10 @@ describe('live mode, three processes: a paid sale shows Paid although every noti
     try {
       const page = await context.newPage();
       await page.goto(kioskUrl);
-      const problem = page.getByTestId('push-problem');
+      // Each language is a chunk of its own (loaded after the first paint), so the line is read once it is in the
+      // language asked for, not at its first appearance.
+      const inLanguage = { 'es-AR': /^(Notificaciones|Sin notificaciones)/, 'pt-BR': /^(Notificações|Sem notificações)/, en: /^(Notifications|No notifications)/ }[language];
+      const problem = page.getByTestId('push-problem').filter({ hasText: inLanguage });
       await problem.waitFor({ timeout: 30_000 });
       return (await problem.textContent()) ?? '';
     } finally {
