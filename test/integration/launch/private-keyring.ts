@@ -30,9 +30,17 @@ export async function keychainForTests(): Promise<TestKeychain | { skip: string 
 async function startPrivateKeyring(): Promise<TestKeychain | { skip: string }> {
   const home = mkdtempSync(join(tmpdir(), 'kiosk-keyring-'));
   const children: ChildProcess[] = [];
+  const ambientBus = process.env.DBUS_SESSION_BUS_ADDRESS;
   const close = async () => {
     for (const child of children.reverse()) await stop(child);
     rmSync(home, { recursive: true, force: true });
+  };
+  // A keyring that failed to start must not leave this process (and the children given its env) pointed at a bus
+  // that is gone: "Could not connect: No such file or directory" is then all a child says.
+  const giveUp = async () => {
+    await close();
+    if (ambientBus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
+    else process.env.DBUS_SESSION_BUS_ADDRESS = ambientBus;
   };
   try {
     const bus = spawn(DBUS_DAEMON, ['--session', '--print-address=1', '--nofork', '--nopidfile'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -57,19 +65,21 @@ async function startPrivateKeyring(): Promise<TestKeychain | { skip: string }> {
     children.push(keyring);
     // The throwaway password that unlocks the fresh login keyring.
     keyring.stdin?.end('kiosk-test-keyring');
-    const deadline = Date.now() + 15_000;
+    // Generous: on a loaded 2-core CI machine, with another live-mode file starting Chromium beside it, the fresh
+    // keyring has taken more than 15 s to take its first write.
+    const deadline = Date.now() + 60_000;
     let problem = await probe();
     while (problem !== null && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       problem = await probe();
     }
     if (problem !== null) {
-      await close();
+      await giveUp();
       return { skip: `the private keyring did not answer: ${problem}` };
     }
     return { env: { ...process.env }, close };
   } catch (error) {
-    await close();
+    await giveUp();
     return { skip: `no private keyring: ${(error as Error).message}` };
   }
 }
