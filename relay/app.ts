@@ -473,7 +473,7 @@ export async function buildRelay(options: RelayOptions): Promise<Relay> {
     ...(options.fleet?.maxKiosksPerKey !== undefined ? { maxKiosksPerKey: options.fleet.maxKiosksPerKey } : {}),
   });
   metrics.addCollector(() => fleet.metricsText());
-  registerNotificationHealth(app, { tracker: notificationHealth, kioskScope: (request) => kioskScope(request, keys), adminKey: options.adminKey });
+  registerNotificationHealth(app, { tracker: notificationHealth, kioskScope: (request) => kioskScope(request, keys), adminKey: options.adminKey, authLimiter });
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {

@@ -229,3 +229,12 @@ test('issue 27: wrong /metrics credentials share the admin rate limit: 10 wrong 
   assert.equal((await fetch(`${relay.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 429);
   assert.equal((await fetch(`${relay.url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 429);
 });
+
+test('issue 27: wrong keys on /notifications/health share the admin rate limit; a kiosk key is still answered', async () => {
+  const relay = await start();
+  const health = (key: string) => fetch(`${relay.url}/notifications/health`, { headers: { authorization: `Bearer ${key}` } });
+  for (let i = 0; i < 10; i += 1) assert.equal((await health(`wrong-admin-key-guess-${i}`)).status, 401, `guess ${i}`);
+  assert.equal((await health(ADMIN)).status, 429, 'a right guess is not let through while limited');
+  assert.equal((await fetch(`${relay.url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 429);
+  assert.equal((await health(KEY_A)).status, 200, "a kiosk's own key reads its report");
+});
