@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startNodeProcess, type NodeProcess } from '../test/support/node-process.ts';
 import { connectSse, type SseConnection } from '../test/support/sse-client.ts';
-import { keychainForTests, type TestKeychain } from '../test/integration/launch/private-keyring.ts';
+import { keychainForTests, type TestKeychain } from '../test/support/private-keyring.ts';
 import { secretServiceProblem } from '../test/support/secret-service.ts';
 import { cpuMs, loopDelay, rssMiB, type LoopDelay } from './lib/process-stats.ts';
 import { kioskApiClient, type KioskApiCall } from './lib/kiosk-api.ts';

@@ -11,7 +11,7 @@ const filter = process.argv.slice(2);
 function findTests(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'fakes' ? [] : findTests(path);
+    if (statSync(path).isDirectory()) return name === 'support' ? [] : findTests(path);
     return name.endsWith('.test.ts') ? [path] : [];
   });
 }

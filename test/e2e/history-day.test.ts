@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { e2eUnavailable, REVIEW_SIZES, SCREENSHOT_DIR, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import { awayFromMidnight } from '../support/midnight.ts';
 import { assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, pressDigits, typeOnKeyboard, WAIT } from '../support/settings-screen.ts';
-import { until } from '../integration/core/kiosk-cores.ts';
+import { until } from '../support/kiosk-cores.ts';
 
 const skip = e2eUnavailable() ?? false;
 const PIN = '1234';

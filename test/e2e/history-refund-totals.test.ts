@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { e2eUnavailable, startKioskBrowser } from '../support/kiosk-browser.ts';
 import { awayFromMidnight } from '../support/midnight.ts';
 import { paidOrder } from '../support/history-screen.ts';
-import { until } from '../integration/core/kiosk-cores.ts';
+import { until } from '../support/kiosk-cores.ts';
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 30_000 };

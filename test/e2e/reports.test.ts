@@ -11,7 +11,7 @@ import { e2eUnavailable, SCREENSHOT_DIR, startKioskBrowser, type KioskBrowser } 
 import { awayFromMidnight } from '../support/midnight.ts';
 import { paidOrder, press } from '../support/history-screen.ts';
 import { assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, WAIT } from '../support/settings-screen.ts';
-import { until } from '../integration/core/kiosk-cores.ts';
+import { until } from '../support/kiosk-cores.ts';
 import { assertFiguresFit, moveDayInput } from '../support/report-screen.ts';
 import { clockFor } from '../../renderer/src/lib/clock.ts';
 

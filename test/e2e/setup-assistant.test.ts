@@ -17,7 +17,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, SCREENSHOT_DIR, e2eUnavailable } from '../support/kiosk-browser.ts';
 import { startNodeProcess, type NodeProcess } from '../support/node-process.ts';
 import { WAIT, assertAccessible, assertNoHorizontalOverflow, assertTouchTargets, pressDigits } from '../support/settings-screen.ts';
-import { keychainForTests, type TestKeychain } from '../integration/launch/private-keyring.ts';
+import { keychainForTests, type TestKeychain } from '../support/private-keyring.ts';
 
 const PIN = '2580';
 const VIEWPORT = { width: 1366, height: 768 };

@@ -1,10 +1,10 @@
 // A kiosk outbox worker in a child process for test/reliability/outbox-crash.test.ts: it opens the core's store and
-// outbox on the given SQLite file (test/fixtures/core-stack.ts, wired as the app wires them) against the sandbox,
+// outbox on the given SQLite file (test/support/core-stack.ts, wired as the app wires them) against the sandbox,
 // starts the worker (which re-sends, with their stored keys, whatever a killed predecessor left queued or sending),
 // then asks for the refunds it was given. It reports every outbox change on stdout and, unless `finish` is set, keeps
 // running until the test SIGKILLs it at a random point; with `finish` it works until the queue is empty and exits 0.
 // Argument: one JSON object (CrashChildConfig). Output: one JSON object per line.
-import { openCoreStack } from '../fixtures/core-stack.ts';
+import { openCoreStack } from './core-stack.ts';
 import { FetchOrdersPort } from './orders-port.ts';
 
 export interface CrashChildConfig {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { buildSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/app.ts';
-import { ManualClock } from '../fakes/manual-clock.ts';
+import { ManualClock } from './fakes/manual-clock.ts';
 import type { Seller } from '../../shared/schemas/sandbox-control.ts';
 
 /** A real sandbox on a real port (127.0.0.1:0) with a clock the test moves. */

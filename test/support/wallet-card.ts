@@ -1,7 +1,7 @@
-// seed 4.2: card tokens the way a kiosk gets them: the wallet fake (test/fakes/wallet.ts) encrypts a card to the
+// seed 4.2: card tokens the way a kiosk gets them: the wallet fake (test/support/fakes/wallet.ts) encrypts a card to the
 // sandbox's merchant key, and POST /platforms/pci/wallet/v1/tokenize turns it into a card token for a seller.
 import assert from 'node:assert/strict';
-import { encryptWalletPaymentData, type WalletMerchant, type WalletPaymentInput } from '../fakes/wallet.ts';
+import { encryptWalletPaymentData, type WalletMerchant, type WalletPaymentInput } from './fakes/wallet.ts';
 import type { Harness, SellerWithToken } from './sandbox-harness.ts';
 
 /** The key the wallet encrypts to, from GET /sandbox/wallet/merchant-key. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startWebShell, type WebShell } from '../../../electron/web-shell/server.ts';
-import { PIN, startLiveCore, startTrainingCore, type LiveCore, type TrainingCore } from './kiosk-cores.ts';
+import { PIN, startLiveCore, startTrainingCore, type LiveCore, type TrainingCore } from '../../support/kiosk-cores.ts';
 
 const auditActions = (dir: string): string[] => {
   const db = new Database(join(dir, 'kiosk.sqlite'), { readonly: true });

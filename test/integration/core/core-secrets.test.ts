@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createLogger, REDACTED } from '../../../electron/core/logger.ts';
 import type { PinRecord } from '../../../electron/core/pin.ts';
-import { PIN, startTrainingCore, until } from './kiosk-cores.ts';
+import { PIN, startTrainingCore, until } from '../../support/kiosk-cores.ts';
 
 test('issue 12: secrets() holds every secret the core has, each one redacted by a logger fed from it', async () => {
   const k = await startTrainingCore();

@@ -1,5 +1,5 @@
 // issue 4 "Done when": SIGKILL of the core while the outbox holds items (before send, after send before answer):
-// after restart, each refund happens exactly once. The core runs in a child process (test/fixtures/outbox-child.ts) on a
+// after restart, each refund happens exactly once. The core runs in a child process (test/support/outbox-child.ts) on a
 // real SQLite file against the real sandbox; the test kills it with SIGKILL, clears the faults, and starts another.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { openKioskStore } from '../../../electron/core/compose.ts';
 import type { OrdersRepo } from '../../../electron/core/store/orders-repo.ts';
 import { systemClock } from '../../../node-common/time.ts';
-import type { ChildConfig } from '../../fixtures/outbox-child.ts';
+import type { ChildConfig } from '../../support/outbox-child.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 
@@ -22,7 +22,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 type ChildEvent = { event: 'items'; items: OutboxItem[] } | { event: 'hang'; phase: string; orderId: string } | { event: 'final'; items: OutboxItem[] } | { event: 'error'; orderId: string; message: string };
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const fixture = join(root, 'test', 'fixtures', 'outbox-child.ts');
+const fixture = join(root, 'test', 'support', 'outbox-child.ts');
 let h: Harness;
 let seller: SellerWithToken;
 let dir: string;

@@ -4,7 +4,7 @@
 // to a real sandbox is within them, and the kiosk keeps the sale as rung up. Real core, sandbox and SQLite.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PIN, startLiveCore, type LiveCore } from './kiosk-cores.ts';
+import { PIN, startLiveCore, type LiveCore } from '../../support/kiosk-cores.ts';
 
 const CODE_31 = 'SKU-0123456789-0123456789-ABCDE';
 

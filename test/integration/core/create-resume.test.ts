@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PIN, startTrainingCore, type TrainingCore } from './kiosk-cores.ts';
+import { PIN, startTrainingCore, type TrainingCore } from '../../support/kiosk-cores.ts';
 
 function platformOrders(k: TrainingCore): number {
   return [...k.platform.sandbox.state.orders.values()].filter((o) => o.user_id === k.platform.userId).length;

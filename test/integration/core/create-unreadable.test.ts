@@ -4,7 +4,7 @@
 // the day's report; the cashier gets create_unreadable, never a silent failure. Real core, sandbox, proxy and SQLite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLiveCore, until, type LiveCore } from './kiosk-cores.ts';
+import { startLiveCore, until, type LiveCore } from '../../support/kiosk-cores.ts';
 import { startRewritingProxy, type RewritingProxy } from '../../support/rewriting-proxy.ts';
 
 async function liveBehindProxy(): Promise<{ k: LiveCore; proxy: RewritingProxy }> {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { PIN, startTrainingCore, until, type TrainingCore } from './kiosk-cores.ts';
+import { PIN, startTrainingCore, until, type TrainingCore } from '../../support/kiosk-cores.ts';
 import type { Result } from '../../../shared/kiosk-api.ts';
 
 const must = async <T>(result: Promise<Result<T>>): Promise<T> => {

@@ -4,7 +4,7 @@
 // embedded sandbox and relay).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PIN, startTrainingCore } from './kiosk-cores.ts';
+import { PIN, startTrainingCore } from '../../support/kiosk-cores.ts';
 import { maskUrlPassword } from '../../../electron/core/settings/kiosk-settings.ts';
 
 const FEED = 'https://kiosk:s3cr%40t-feed-pass@updates.example/qr-kiosk/';

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTrainingCore, until } from './kiosk-cores.ts';
+import { startTrainingCore, until } from '../../support/kiosk-cores.ts';
 import { metricValue } from '../../support/relay-harness.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startWebShell, type WebShell } from '../../../electron/web-shell/server.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';
 import Database from 'better-sqlite3';
-import { PIN, startLiveCore, startTrainingCore as startTraining, until, type LiveCore, type TrainingCore as Running } from './kiosk-cores.ts';
+import { PIN, startLiveCore, startTrainingCore as startTraining, until, type LiveCore, type TrainingCore as Running } from '../../support/kiosk-cores.ts';
 import { newKey, orderBody } from '../../support/sandbox-harness.ts';
 
 const updated = (events: KioskEvent[], id: string, status: KioskOrder['status']) =>

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
 import type { RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';

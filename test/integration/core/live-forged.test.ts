@@ -10,7 +10,7 @@ import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, t
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
 import { orderSchema, type Order } from '../../../shared/schemas/order.ts';
 

@@ -10,7 +10,7 @@ import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { learnWebhookSecret } from '../../support/sandbox-harness.ts';
 import { postWebhookAck, paidOrderNotification, testOrderId } from '../../support/relay-webhooks.ts';
 import { MAX_RELAY_EVENT_BYTES, relayEventBytes } from '../../../shared/relay-event-size.ts';
-import { PIN, lastConnectivity, startLiveCore, until, type LiveCore } from './kiosk-cores.ts';
+import { PIN, lastConnectivity, startLiveCore, until, type LiveCore } from '../../support/kiosk-cores.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';
 
 const KEY = 'kiosk-key-live-oversized-test-01';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import type { OrderTracker } from '../../../electron/core/live/order-tracker.ts';
-import { MemoryTrackedOrderStore } from '../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore } from '../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
 import { RelaySubscriber, type RelayEvent, type RelayStatus } from '../../../electron/core/live/relay-subscriber.ts';

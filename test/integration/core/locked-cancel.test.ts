@@ -6,7 +6,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { PIN, startTrainingCore, until, type TrainingCore } from './kiosk-cores.ts';
+import { PIN, startTrainingCore, until, type TrainingCore } from '../../support/kiosk-cores.ts';
 import type { KioskEvent, OutboxItem } from '../../../shared/kiosk-api.ts';
 
 describe('a locked cancel is information, never a manager alert', () => {

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startLiveCore, startTrainingCore, type LiveCore, type TrainingCore } from './kiosk-cores.ts';
+import { startLiveCore, startTrainingCore, type LiveCore, type TrainingCore } from '../../support/kiosk-cores.ts';
 
 const operationsCount = (dir: string): number => {
   const db = new Database(join(dir, 'kiosk.sqlite'), { readonly: true });

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openCoreStack, type CoreStack } from '../../fixtures/core-stack.ts';
+import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
 import type { OrdersPort } from '../../../electron/core/ports.ts';
-import { sampleOrder } from '../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../support/sample-order.ts';
 
 const WAITING = 6;
 let dir: string;

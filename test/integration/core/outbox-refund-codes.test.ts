@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
-import { openCoreStack, type CoreStack } from '../../fixtures/core-stack.ts';
+import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 

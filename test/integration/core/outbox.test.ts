@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createServer, type IncomingMessage } from 'node:http';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
-import { openCoreStack, type CoreStack } from '../../fixtures/core-stack.ts';
+import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
 import { OutboxRefusedError } from '../../../electron/core/outbox/outbox.ts';
 import type { OrdersPort } from '../../../electron/core/ports.ts';

@@ -3,7 +3,7 @@
 // unreachable by its fault injection (sandbox/README.md), real SQLite; waits are bounded, nothing asserts on timing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lastConnectivity, startLiveCore, until } from './kiosk-cores.ts';
+import { lastConnectivity, startLiveCore, until } from '../../support/kiosk-cores.ts';
 
 test('issue 15: offline, the core finds the platform back by itself and says it is online', async () => {
   const k = await startLiveCore({ country: 'AR' });

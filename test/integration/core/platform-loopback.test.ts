@@ -11,7 +11,7 @@ import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { authorizeViaLoopback } from '../../../electron/core/platform/loopback-authorization.ts';
 import { challengeS256 } from '../../../electron/core/platform/pkce.ts';
 import { PlatformSession } from '../../../electron/core/platform/session.ts';
-import { memorySessionMetaStore } from '../../fakes/session-meta-store.ts';
+import { memorySessionMetaStore } from '../../support/fakes/session-meta-store.ts';
 import { AuthorizationError } from '../../../electron/core/platform/errors.ts';
 import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 import { platformErrors } from '../../support/platform-errors.ts';

@@ -11,7 +11,7 @@ import { PlatformHttp } from '../../../electron/core/platform/http.ts';
 import { OAuthClient } from '../../../electron/core/platform/oauth-client.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { PlatformSession } from '../../../electron/core/platform/session.ts';
-import { memorySessionMetaStore } from '../../fakes/session-meta-store.ts';
+import { memorySessionMetaStore } from '../../support/fakes/session-meta-store.ts';
 import { PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
 import type { RetryPolicy } from '../../../node-common/retry.ts';
 import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';

@@ -12,7 +12,7 @@ import { OAuthClient } from '../../../electron/core/platform/oauth-client.ts';
 import { OrdersClient } from '../../../electron/core/platform/orders-client.ts';
 import { challengeS256, createVerifier } from '../../../electron/core/platform/pkce.ts';
 import { PlatformSession, type SessionMetaStore } from '../../../electron/core/platform/session.ts';
-import { memorySessionMetaStore } from '../../fakes/session-meta-store.ts';
+import { memorySessionMetaStore } from '../../support/fakes/session-meta-store.ts';
 import { ReconnectNeededError } from '../../../electron/core/platform/errors.ts';
 import { RecordingVault as MemoryVault } from '../../support/recording-vault.ts';
 import { platformErrors } from '../../support/platform-errors.ts';

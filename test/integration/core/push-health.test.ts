@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PushHealth, PUSH_RECENT_MS, SILENT_PAID_GRACE_MS, healthUrl } from '../../../electron/core/live/push-health.ts';
 import type { PushProblem } from '../../../shared/push-health.ts';
-import { ManualClock } from '../../fakes/manual-clock.ts';
+import { ManualClock } from '../../support/fakes/manual-clock.ts';
 import { startTempRelay } from '../../support/relay-harness.ts';
 import { paidOrderNotification, postWebhookAck, testOrderId } from '../../support/relay-webhooks.ts';
 

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReceiptPrinter } from '../../../electron/core/ports.ts';
-import { PIN, startTrainingCore, type TrainingCore } from './kiosk-cores.ts';
+import { PIN, startTrainingCore, type TrainingCore } from '../../support/kiosk-cores.ts';
 
 /** Stand-in for the Electron shell's ReceiptPrinter (ports.ts): records calls; `failWith` makes the next ones reject. */
 class ShellPrinterStandIn implements ReceiptPrinter {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTrainingCore, until, type TrainingCore } from './kiosk-cores.ts';
+import { startTrainingCore, until, type TrainingCore } from '../../support/kiosk-cores.ts';
 
 function openAtPlatform(k: TrainingCore): string[] {
   return [...k.platform.sandbox.state.orders.values()].filter((o) => o.user_id === k.platform.userId && o.status === 'created').map((o) => o.id);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
-import { openCoreStack, type CoreStack } from '../../fixtures/core-stack.ts';
+import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
 import { recover } from '../../../electron/core/recovery.ts';
 import { PlatformError, PlatformNetworkError } from '../../../electron/core/platform/errors.ts';

@@ -4,7 +4,7 @@
 // follow it with GETs until the platform says refunded, and count it once in the Z report.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PIN, startLiveCore, until, type LiveCore } from './kiosk-cores.ts';
+import { PIN, startLiveCore, until, type LiveCore } from '../../support/kiosk-cores.ts';
 import { asyncRefundsFetch } from '../../support/async-refunds.ts';
 
 let k: LiveCore | undefined;

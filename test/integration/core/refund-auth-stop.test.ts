@@ -4,7 +4,7 @@
 // sign-in (connect) resumes it; a BR seller's partial refund is refused before anything is recorded.
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PIN, lastConnectivity, startLiveCore, until, type LiveCore } from './kiosk-cores.ts';
+import { PIN, lastConnectivity, startLiveCore, until, type LiveCore } from '../../support/kiosk-cores.ts';
 
 let k: LiveCore | undefined;
 afterEach(async () => {

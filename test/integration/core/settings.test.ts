@@ -12,7 +12,7 @@ import { startTempRelay } from '../../support/relay-harness.ts';
 import { learnWebhookSecret, pointWebhooksAt } from '../../support/sandbox-harness.ts';
 import { dispatch } from '../../../electron/core/api-dispatch.ts';
 import type { KioskSettings, Result } from '../../../shared/kiosk-api.ts';
-import { PIN, lastConnectivity, relayStatus, startLiveCore, startTrainingCore, until } from './kiosk-cores.ts';
+import { PIN, lastConnectivity, relayStatus, startLiveCore, startTrainingCore, until } from '../../support/kiosk-cores.ts';
 
 const storedSettings = (dir: string): unknown => {
   const db = new Database(join(dir, 'kiosk.sqlite'), { readonly: true });

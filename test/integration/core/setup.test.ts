@@ -4,7 +4,7 @@
 // platform makes readiness say not found and a charge answer the code of the assistant's POS step. Real SQLite.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PIN, startLiveCore, startTrainingCore, type LiveCore } from './kiosk-cores.ts';
+import { PIN, startLiveCore, startTrainingCore, type LiveCore } from '../../support/kiosk-cores.ts';
 import type { KioskEvent, Result } from '../../../shared/kiosk-api.ts';
 import { setupStepFor, type CounterQr, type Readiness } from '../../../shared/setup-api.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { extract } from 'tar';
-import { PIN, startLiveCore } from './kiosk-cores.ts';
+import { PIN, startLiveCore } from '../../support/kiosk-cores.ts';
 
 const NEW_PIN = '97531864';
 const RELAY_KEY = 'relay-key-5f1c9e2a7b3d4c6e8a0b';

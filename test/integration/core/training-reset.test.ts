@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { PIN, startLiveCore, startTrainingCore, until, type LiveCore, type TrainingCore } from './kiosk-cores.ts';
+import { PIN, startLiveCore, startTrainingCore, until, type LiveCore, type TrainingCore } from '../../support/kiosk-cores.ts';
 
 function auditActions(dir: string): string[] {
   const db = new Database(join(dir, 'kiosk.sqlite'), { readonly: true });

@@ -16,7 +16,7 @@ import { compose, type KioskCore } from '../../../electron/core/compose.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { createLogger } from '../../../electron/core/logger.ts';
 import { learnWebhookSecret, pointWebhooksAt, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import { lastConnectivity, PIN, until } from './kiosk-cores.ts';
+import { lastConnectivity, PIN, until } from '../../support/kiosk-cores.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';
 
 const KEY = 'kiosk-key-unconfirmed-status-0001';

@@ -17,8 +17,8 @@ import { liveVaultProfile, startKiosk, type StartedKiosk } from '../../../launch
 import { learnWebhookSecret, pointWebhooksAt, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startTempRelay, type TempRelay } from '../../support/relay-harness.ts';
 import type { KioskEvent } from '../../../shared/kiosk-api.ts';
-import { keychainForTests, type TestKeychain } from './private-keyring.ts';
-import { until } from '../core/kiosk-cores.ts';
+import { keychainForTests, type TestKeychain } from '../../support/private-keyring.ts';
+import { until } from '../../support/kiosk-cores.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const PIN = '1357';

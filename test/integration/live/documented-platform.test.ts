@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { common } from '../../../renderer/src/i18n/common.ts';
-import { describePlatformFlows, REFUND_CODES } from './platform-flows.ts';
+import { describePlatformFlows, REFUND_CODES } from '../../support/live-platform-flows.ts';
 
 test('every documented refund code has its own non-empty message in es, pt and en (renderer/src/i18n/common.ts)', () => {
   for (const code of REFUND_CODES) {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { startNodeProcess, type NodeProcess } from '../../support/node-process.ts';
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { connectSse, type SseConnection } from '../../support/sse-client.ts';
-import { keychainForTests, type TestKeychain } from '../launch/private-keyring.ts';
+import { keychainForTests, type TestKeychain } from '../../support/private-keyring.ts';
 
 const PIN = '2468';
 const POS = 'CAJA1';

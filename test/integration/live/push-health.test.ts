@@ -15,7 +15,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { startNodeProcess, type NodeProcess } from '../../support/node-process.ts';
 import { connectSse, type SseConnection } from '../../support/sse-client.ts';
 import { CHROMIUM, e2eUnavailable } from '../../support/kiosk-browser.ts';
-import { keychainForTests, type TestKeychain } from '../launch/private-keyring.ts';
+import { keychainForTests, type TestKeychain } from '../../support/private-keyring.ts';
 import { PAID_SHOWN_WITHIN_MS } from '../../../electron/core/live/order-poller.ts';
 import type { Connectivity } from '../../../shared/kiosk-api.ts';
 

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { HeartbeatSender } from '../../../electron/core/live/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
-import { ManualClock } from '../../fakes/manual-clock.ts';
+import { ManualClock } from '../../support/fakes/manual-clock.ts';
 import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 import { killRelays, startRelayProcess } from '../../support/relay-process.ts';
 import { metricValue } from '../../support/relay-harness.ts';

@@ -10,7 +10,7 @@ import { buildRelay } from '../../../relay/app.ts';
 import { HeartbeatSender, type HeartbeatOptions } from '../../../electron/core/live/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import type { Connectivity, OutboxItem } from '../../../shared/kiosk-api.ts';
-import { ManualClock } from '../../fakes/manual-clock.ts';
+import { ManualClock } from '../../support/fakes/manual-clock.ts';
 import { metricValue, startTempRelay } from '../../support/relay-harness.ts';
 
 const SECRET = 'fleet-webhook-secret-0123456789';

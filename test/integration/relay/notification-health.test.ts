@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { HeartbeatSender } from '../../../electron/core/live/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import { notificationHealthSchema, type NotificationHealth } from '../../../shared/push-health.ts';
-import { ManualClock } from '../../fakes/manual-clock.ts';
+import { ManualClock } from '../../support/fakes/manual-clock.ts';
 import { startTempRelay } from '../../support/relay-harness.ts';
 import { paidOrderNotification, postWebhookAck, testOrderId } from '../../support/relay-webhooks.ts';
 

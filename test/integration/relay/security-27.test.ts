@@ -8,7 +8,7 @@ import { startTempRelay, metricValue, type TempRelay } from '../../support/relay
 import { buildRelay, type Relay, type RelayOptions } from '../../../relay/app.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import { request as httpRequest } from 'node:http';
-import { ManualClock } from '../../fakes/manual-clock.ts';
+import { ManualClock } from '../../support/fakes/manual-clock.ts';
 import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
 
 const SECRET = 'security-27-secret-0123456789';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { newKey, placeOrder, startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { startReceiver, type Receiver } from '../../support/receiver.ts';
 import { assertPlatformError, errorAssertion } from '../../support/api-assertions.ts';
-import type { WalletPaymentInput } from '../../fakes/wallet.ts';
+import type { WalletPaymentInput } from '../../support/fakes/wallet.ts';
 import { cardToken } from '../../support/wallet-card.ts';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

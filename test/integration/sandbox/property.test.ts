@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ORDER_ERRORS, OAUTH_ERRORS, TOKENIZE_ERRORS } from '../../../shared/errors.ts';
 import { newKey, orderBody, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import { encryptWalletPaymentData } from '../../fakes/wallet.ts';
+import { encryptWalletPaymentData } from '../../support/fakes/wallet.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Requests and how they are sent

@@ -1,11 +1,11 @@
 // POST /platforms/pci/wallet/v1/tokenize over real HTTP: seed 4.2 headers, the body of 2.4, the card token of 2.3, and
 // every error code of 7.2 (each one also forced with X-Test-Status). The wallet is the independent EC_v1 encryptor of
-// test/fakes/wallet.ts, encrypting to the key GET /sandbox/wallet/merchant-key publishes.
+// test/support/fakes/wallet.ts, encrypting to the key GET /sandbox/wallet/merchant-key publishes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, type Harness, type Reply, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { errorAssertion } from '../../support/api-assertions.ts';
-import { encryptWalletPaymentData, encryptWalletPlaintext, type WalletMerchant, type WalletPaymentInput } from '../../fakes/wallet.ts';
+import { encryptWalletPaymentData, encryptWalletPlaintext, type WalletMerchant, type WalletPaymentInput } from '../../support/fakes/wallet.ts';
 import { generateMerchantKey } from '../../../sandbox/wallet/merchant-key.ts';
 import { TOKENIZE_ERRORS, type TokenizeErrorCode } from '../../../shared/errors.ts';
 import { cardTokenSchema } from '../../../shared/schemas/tokenize.ts';

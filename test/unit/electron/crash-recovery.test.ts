@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Logger } from '../../../electron/core/ports.ts';
 import { CrashPolicy, watchRenderer, type WatchedContents } from '../../../electron/main/crash-recovery.ts';
-import { MockWebContents } from './electron-mock.ts';
+import { MockWebContents } from '../../support/fakes/electron-mock.ts';
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

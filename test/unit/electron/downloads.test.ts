@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Logger } from '../../../electron/core/ports.ts';
 import { guardDownloads, type DownloadingSession, type SavableDownload } from '../../../electron/main/downloads.ts';
-import { MockEvent, MockSession } from './electron-mock.ts';
+import { MockEvent, MockSession } from '../../support/fakes/electron-mock.ts';
 
 function download(url: string) {
   const options: unknown[] = [];

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MockBrowserWindow } from './electron-mock.ts';
-import { launchKioskApp, type LaunchOptions } from './launch-kiosk-app.ts';
+import { MockBrowserWindow } from '../../support/fakes/electron-mock.ts';
+import { launchKioskApp, type LaunchOptions } from '../../support/launch-kiosk-app.ts';
 
 const launch = (options: LaunchOptions & { packaged: boolean; switches: string[] }) => launchKioskApp(options);
 

@@ -7,8 +7,8 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KIOSK_METHODS } from '../../../shared/kiosk-api.ts';
 import { methodChannel } from '../../../electron/preload/channels.ts';
-import { MockBrowserWindow, MockEvent, MockFrame, MockWebContents } from './electron-mock.ts';
-import { launchKioskApp, type LaunchOptions } from './launch-kiosk-app.ts';
+import { MockBrowserWindow, MockEvent, MockFrame, MockWebContents } from '../../support/fakes/electron-mock.ts';
+import { launchKioskApp, type LaunchOptions } from '../../support/launch-kiosk-app.ts';
 
 // A development run with the debugging switches a developer's launcher adds: the shell keeps them (issue 12).
 const launch = (options: Omit<LaunchOptions, 'switches' | 'packaged'> = {}) => launchKioskApp({ ...options, switches: ['--inspect=0', '--remote-debugging-port=0'] });

@@ -11,7 +11,7 @@ import type { Logger } from '../../../electron/core/ports.ts';
 import { KIOSK_METHODS, type KioskApi, type KioskEvent } from '../../../shared/kiosk-api.ts';
 import { registerKioskIpc, type EventTarget, type KioskIpcMain } from '../../../electron/main/kiosk-ipc.ts';
 import { EVENT_CHANNEL, EVENTS_READY_CHANNEL, methodChannel } from '../../../electron/preload/channels.ts';
-import { MockFrame, MockIpcMain, MockWebContents } from './electron-mock.ts';
+import { MockFrame, MockIpcMain, MockWebContents } from '../../support/fakes/electron-mock.ts';
 
 interface Harness {
   core: KioskCore;

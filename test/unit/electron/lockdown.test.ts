@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Logger } from '../../../electron/core/ports.ts';
 import { lockDownContents, lockDownSession, type LockableContents, type LockableSession } from '../../../electron/main/lockdown.ts';
-import { MockEvent, MockSession, MockWebContents } from './electron-mock.ts';
+import { MockEvent, MockSession, MockWebContents } from '../../support/fakes/electron-mock.ts';
 
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];

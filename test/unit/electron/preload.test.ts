@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { bundleElectron } from '../../../build/bundle-electron.ts';
 import { KIOSK_METHODS, type KioskEvent } from '../../../shared/kiosk-api.ts';
 import { EVENT_CHANNEL, EVENTS_READY_CHANNEL, methodChannel } from '../../../electron/preload/channels.ts';
-import { createRendererElectronMock } from './electron-mock.ts';
+import { createRendererElectronMock } from '../../support/fakes/electron-mock.ts';
 
 let source = '';
 const outDir = mkdtempSync(join(tmpdir(), 'kiosk-preload-'));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Logger } from '../../../electron/core/ports.ts';
 import { createReceiptPrinter, type ReceiptWindow } from '../../../electron/main/receipt-printer.ts';
 import { appUrl } from '../../../electron/main/app-protocol.ts';
-import { MockBrowserWindow, MockWebContents } from './electron-mock.ts';
+import { MockBrowserWindow, MockWebContents } from '../../support/fakes/electron-mock.ts';
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const ORDER = 'ORDTST01JABCDEFGHJKMNPQRSTVW';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isFinalOrder } from '../../../shared/order-status.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
-import { sampleOrder, withRefunds } from '../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../support/sample-order.ts';
 
 test('seed 3.1: an order awaiting payment is not final; paid, canceled and expired ones are', () => {
   assert.equal(isFinalOrder(sampleOrder({ status: 'created', status_detail: 'created' })), false);

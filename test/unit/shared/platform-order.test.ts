@@ -1,5 +1,5 @@
 // issue 26 "Kiosk: a tolerant reader of the platform": the reader (shared/schemas/platform-order.ts) over answers
-// written from the public reference (test/fixtures/platform-answers.ts names each page), and the one status mapping
+// written from the public reference (test/support/platform-answers.ts names each page), and the one status mapping
 // (shared/order-status.ts kioskStatusOf). The seed's strict schema (orderSchema) is kept for the sandbox's conformance.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,8 +7,8 @@ import { kioskOrderSchema, normaliseInstant, platformOrderSchema, platformRefund
 import { orderSchema } from '../../../shared/schemas/order.ts';
 import { ORDER_ID_PATTERN } from '../../../shared/kiosk-names.ts';
 import { isFinalOrder, kioskStatusOf } from '../../../shared/order-status.ts';
-import { documentedGetOrderChile, documentedPaidArgentina, PROD_ID, TEST_ID, UNKNOWN_STATUSES, type Answer } from '../../fixtures/platform-answers.ts';
-import { sampleOrder } from '../../fixtures/sample-order.ts';
+import { documentedGetOrderChile, documentedPaidArgentina, PROD_ID, TEST_ID, UNKNOWN_STATUSES, type Answer } from '../../support/platform-answers.ts';
+import { sampleOrder } from '../../support/sample-order.ts';
 import { isNewer } from '../../../electron/core/order-freshness.ts';
 
 function read(answer: Answer) {

@@ -16,7 +16,7 @@ import { OrdersRepo } from '../../../../electron/core/store/orders-repo.ts';
 import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';
 import type { KioskApi, KioskOrder, Result } from '../../../../shared/kiosk-api.ts';
 import type { Currency } from '../../../../shared/money.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 
 let dir: string;
 let db: Database.Database;

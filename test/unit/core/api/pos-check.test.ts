@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { PosCheck } from '../../../../electron/core/api/setup.ts';
 import { PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
 import type { PlatformPos } from '../../../../electron/core/platform/stores-client.ts';
-import { ManualClock } from '../../../fakes/manual-clock.ts';
+import { ManualClock } from '../../../support/fakes/manual-clock.ts';
 
 const POS: PlatformPos = { id: '1', name: 'Caja 1', external_id: 'CAJA1', store_id: '7', category: 621102, uuid: null, qr: null };
 

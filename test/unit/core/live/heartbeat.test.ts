@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_MAX_BACKOFF_MS, HeartbeatSender, heartbeatBackoffMs, heartbeatUrl, type HeartbeatOptions } from '../../../../electron/core/live/heartbeat.ts';
 import { heartbeatSchema } from '../../../../shared/schemas/heartbeat.ts';
 import type { Connectivity, OutboxItem } from '../../../../shared/kiosk-api.ts';
-import { ManualClock } from '../../../fakes/manual-clock.ts';
+import { ManualClock } from '../../../support/fakes/manual-clock.ts';
 
 const item = (state: OutboxItem['state'], code: string | null): OutboxItem =>
   ({ id: `op-${Math.random()}`, kind: 'refund', orderId: 'ORD1', amount: null, state, attempts: 1, createdAt: '2026-01-15T11:00:00.000Z', lastError: code ? { code, message: 'm' } : null }) as OutboxItem;

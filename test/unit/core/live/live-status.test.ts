@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LiveStatus } from '../../../../electron/core/live/live-status.ts';
-import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../../shared/order-status.ts';
 import { PlatformError, PlatformNetworkError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OrderTracker } from '../../../../electron/core/live/order-tracker.ts';
 import { isNewer } from '../../../../electron/core/order-freshness.ts';
-import { MemoryTrackedOrderStore } from '../../../fakes/tracked-order-store.ts';
+import { MemoryTrackedOrderStore } from '../../../support/fakes/tracked-order-store.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';
 
 const ID = 'ORDTST01JABCDEFGHJKMNPQRSTVWX';

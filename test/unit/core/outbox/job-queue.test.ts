@@ -14,8 +14,8 @@ import { JobQueue, type JobQueueOptions } from '../../../../electron/core/outbox
 import type { JobKind, JobOf, OutboxKind } from '../../../../electron/core/outbox/job-kind.ts';
 import type { SendOutcome } from '../../../../electron/core/outbox/send-outcome.ts';
 import type { OrdersPort } from '../../../../electron/core/ports.ts';
-import { ManualClock } from '../../../fakes/manual-clock.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { ManualClock } from '../../../support/fakes/manual-clock.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 
 const orderA = sampleOrder({}, 1).id;
 const orderB = sampleOrder({}, 2).id;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { classifySendError } from '../../../../electron/core/outbox/send-outcome.ts';
 import { classifyRefundError, mergeRefundResponse } from '../../../../electron/core/outbox/refund-job.ts';
 import { PlatformError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
-import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 
 describe('what a send error means', () => {
   test('a connection refused is retried and surely did nothing; a dropped connection is retried and may have', () => {

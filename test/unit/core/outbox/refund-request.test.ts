@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { openKioskDatabase, KioskStoreError } from '../../../../electron/core/store/database.ts';
 import { OperationsRepo, toOutboxItem } from '../../../../electron/core/store/operations-repo.ts';
 import { kioskInputs } from '../../../../shared/kiosk-api.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 
 const orderId = sampleOrder().id;
 const partial = { transactions: [{ id: 'PAYTST00000000000000000000001', amount: '25.00' }] };

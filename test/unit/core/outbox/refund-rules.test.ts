@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkRefund, REFUND_WINDOW_MS } from '../../../../electron/core/outbox/refund-rules.ts';
 import type { OutboxItem } from '../../../../shared/kiosk-api.ts';
-import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 
 const PAID_AT = '2026-01-15T12:01:00.000Z';
 const paidMs = Date.parse(PAID_AT);

@@ -8,7 +8,7 @@ import { OrdersClient } from '../../../../electron/core/platform/orders-client.t
 import { PlatformHttp } from '../../../../electron/core/platform/http.ts';
 import { PlatformError } from '../../../../electron/core/platform/errors.ts';
 import { createLogger } from '../../../../electron/core/logger.ts';
-import { documentedPaidArgentina, TEST_ID } from '../../../fixtures/platform-answers.ts';
+import { documentedPaidArgentina, TEST_ID } from '../../../support/platform-answers.ts';
 
 const TOKEN = 'APP_USR-1234567890123456-032021-0123456789abcdef0123456789abcdef-1001';
 const clock = { now: () => Date.UTC(2026, 2, 20, 21, 22, 0) };

@@ -4,7 +4,7 @@ import type { AccessToken } from '../../../../shared/schemas/oauth.ts';
 import type { OAuthErrorCode } from '../../../../shared/errors.ts';
 import type { ConnectionState } from '../../../../shared/kiosk-api.ts';
 import { PlatformSession, type TokenEndpoint } from '../../../../electron/core/platform/session.ts';
-import { memorySessionMetaStore } from '../../../fakes/session-meta-store.ts';
+import { memorySessionMetaStore } from '../../../support/fakes/session-meta-store.ts';
 import { NotConnectedError, PlatformError, PlatformNetworkError, ReconnectNeededError } from '../../../../electron/core/platform/errors.ts';
 import { RecordingVault as MemoryVault } from '../../../support/recording-vault.ts';
 

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { field, localIso, ordersCsv } from '../../../../electron/core/reports/orders-csv.ts';
-import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 
 const utc = (iso: string) => iso.replace('.000Z', 'Z');
 

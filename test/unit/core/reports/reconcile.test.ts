@@ -19,7 +19,7 @@ import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { OrdersRepo } from '../../../../electron/core/store/orders-repo.ts';
 import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';
 import type { KeyValue } from '../../../../electron/core/store/settings-repo.ts';
-import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import type { Order } from '../../../../shared/schemas/order.ts';
 
 const SINCE = '2026-01-15T03:00:00.000Z';

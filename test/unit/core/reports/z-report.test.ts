@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildZReport, type PendingRefund, type ReportOrder, type ReportRefunds } from '../../../../electron/core/reports/z-report.ts';
-import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import type { Order } from '../../../../shared/schemas/order.ts';
 
 const ana = { id: 'p-ana', name: 'Ana' };

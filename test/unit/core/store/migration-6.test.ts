@@ -9,7 +9,7 @@ import { openKioskStore } from '../../../../electron/core/compose.ts';
 import { composeDay } from '../../../../electron/core/people/day-services.ts';
 import { hashPin } from '../../../../electron/core/pin.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-6-');

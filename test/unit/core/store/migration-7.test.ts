@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
 import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';
-import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-7-');

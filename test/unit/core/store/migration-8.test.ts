@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { SaleLinesRepo } from '../../../../electron/core/store/sale-lines-repo.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-8-');

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import { openKioskDatabase, KioskStoreError } from '../../../../electron/core/store/database.ts';
 import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
 import { OperationsRepo, OperationStateError } from '../../../../electron/core/store/operations-repo.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 
 let dir: string;
 let file: string;

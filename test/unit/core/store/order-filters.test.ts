@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ORDERS_SQL, OrdersRepo, filteredSql } from '../../../../electron/core/store/orders-repo.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 import type { OrderStatus } from '../../../../shared/schemas/order.ts';
 import { PAGE_BOUNDS, queryPlan, useKioskDatabase } from '../../../support/kiosk-db.ts';
 

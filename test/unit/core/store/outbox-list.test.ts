@@ -3,7 +3,7 @@
 import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OUTBOX_DONE_SHOWN, OUTBOX_DONE_SHOWN_MS, OperationsRepo } from '../../../../electron/core/store/operations-repo.ts';
-import { sampleOrder } from '../../../fixtures/sample-order.ts';
+import { sampleOrder } from '../../../support/sample-order.ts';
 import { useKioskDatabase } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskDatabase('kiosk-outbox-list-');

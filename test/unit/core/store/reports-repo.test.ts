@@ -6,7 +6,7 @@ import { REPORT_SQL, ReportsRepo } from '../../../../electron/core/store/reports
 import { ORDERS_SQL, OrdersRepo, filteredSql } from '../../../../electron/core/store/orders-repo.ts';
 import { OperationsRepo } from '../../../../electron/core/store/operations-repo.ts';
 import { buildZReport } from '../../../../electron/core/reports/z-report.ts';
-import { sampleOrder, withRefunds } from '../../../fixtures/sample-order.ts';
+import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import { PAGE_BOUNDS, queryPlan, useKioskDatabase } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskDatabase('kiosk-reports-');

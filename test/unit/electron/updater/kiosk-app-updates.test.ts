@@ -3,10 +3,10 @@
 // keeps it while a real charge waits, and installs once the charge is cancelled, inside the window.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchKioskApp } from '../launch-kiosk-app.ts';
-import type { MockBrowserWindow } from '../electron-mock.ts';
+import { launchKioskApp } from '../../../support/launch-kiosk-app.ts';
+import type { MockBrowserWindow } from '../../../support/fakes/electron-mock.ts';
 import { methodChannel } from '../../../../electron/preload/channels.ts';
-import { createAutoUpdaterMock, startUpdateFeed } from './auto-updater-mock.ts';
+import { createAutoUpdaterMock, startUpdateFeed } from '../../../support/fakes/auto-updater-mock.ts';
 
 const hhmm = (ms: number) => {
   const d = new Date(ms);

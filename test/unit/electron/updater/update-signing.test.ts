@@ -17,7 +17,7 @@ import { UpdateManager } from '../../../../electron/main/updater/updater.ts';
 import { MAX_FEED_BYTES, fetchRelease, parseChannelFile } from '../../../../electron/main/updater/update-feed.ts';
 import { readPinnedKey, verifyRelease } from '../../../../electron/main/updater/update-signature.ts';
 import { newSigningKey } from '../../../../build/sign-update.ts';
-import { createAutoUpdaterMock, startUpdateFeed } from './auto-updater-mock.ts';
+import { createAutoUpdaterMock, startUpdateFeed } from '../../../support/fakes/auto-updater-mock.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 const idle = { chargeWaiting: false, refundSending: false, outboxWaiting: 0 };

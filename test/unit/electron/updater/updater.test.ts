@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UpdateManager, type UpdateManagerDeps } from '../../../../electron/main/updater/updater.ts';
 import { RETRY_AFTER_FAILURE_MS, type CounterActivity } from '../../../../electron/main/updater/update-policy.ts';
-import { createAutoUpdaterMock, startUpdateFeed } from './auto-updater-mock.ts';
+import { createAutoUpdaterMock, startUpdateFeed } from '../../../support/fakes/auto-updater-mock.ts';
 
 const idle: CounterActivity = { chargeWaiting: false, refundSending: false, outboxWaiting: 0 };
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { IdempotencyStore } from '../../../../sandbox/domain/idempotency.ts';
-import { ManualClock } from '../../../fakes/manual-clock.ts';
+import { ManualClock } from '../../../support/fakes/manual-clock.ts';
 import { SandboxState } from '../../../../sandbox/state.ts';
 
 const HOUR = 3600 * 1000;

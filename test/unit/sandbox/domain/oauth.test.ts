@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { buildSandbox, type Sandbox } from '../../../../sandbox/app.ts';
-import { ManualClock } from '../../../fakes/manual-clock.ts';
+import { ManualClock } from '../../../support/fakes/manual-clock.ts';
 import { constantTimeEqual, parseScope, redirectUriProblem } from '../../../../sandbox/domain/oauth.ts';
 import { OAuthError } from '../../../../sandbox/http/replies.ts';
 import { duplicatedTopLevelKey } from '../../../../sandbox/routes/oauth.ts';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { decryptWalletPaymentData, MAX_PAYMENT_DATA_LENGTH } from '../../../../sandbox/wallet/ec-v1.ts';
 import type { WalletDecryptResult } from '../../../../sandbox/wallet/ec-v1.ts';
 import { generateMerchantKey, importMerchantKey } from '../../../../sandbox/wallet/merchant-key.ts';
-import { encryptWalletPaymentData, encryptWalletPlaintext } from '../../../fakes/wallet.ts';
+import { encryptWalletPaymentData, encryptWalletPlaintext } from '../../../support/fakes/wallet.ts';
 
 const key = generateMerchantKey();
 const REASONS = ['malformed', 'unsupported_version', 'key_mismatch', 'decrypt_failed', 'bad_plaintext'];

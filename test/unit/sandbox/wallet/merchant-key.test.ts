@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { decryptWalletPaymentData } from '../../../../sandbox/wallet/ec-v1.ts';
 import { exportMerchantKey, generateMerchantKey, importMerchantKey } from '../../../../sandbox/wallet/merchant-key.ts';
-import { encryptWalletPaymentData } from '../../../fakes/wallet.ts';
+import { encryptWalletPaymentData } from '../../../support/fakes/wallet.ts';
 
 describe('merchant key (platform-facts: wallet tokenization payload)', () => {
   it('generates a P-256 key under the sandbox merchant identifier by default', () => {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
+import { KeytarVault } from '../../electron/core/vault/keytar-vault.ts';
 
 export interface TestKeychain {
   /** The environment a child process needs to reach the same keychain. */

@@ -1,7 +1,7 @@
 // The live tracker's store kept in memory, for tests that run LiveStatus without the kiosk's SQLite orders table
 // (issue 13: test-only code lives under test/, not in production modules).
-import type { Order } from '../../shared/schemas/order.ts';
-import type { TrackedOrderStore } from '../../electron/core/live/order-tracker.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+import type { TrackedOrderStore } from '../../../electron/core/live/order-tracker.ts';
 
 export class MemoryTrackedOrderStore implements TrackedOrderStore {
   readonly #orders = new Map<string, { order: Order }>();

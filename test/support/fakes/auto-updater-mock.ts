@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { signRelease } from '../../../../electron/main/updater/update-signature.ts';
-import { listen } from '../../../../node-common/listen.ts';
-import { parseChannelFile } from '../../../../electron/main/updater/update-feed.ts';
-import type { AutoUpdaterLike } from '../../../../electron/main/updater/updater.ts';
+import { signRelease } from '../../../electron/main/updater/update-signature.ts';
+import { listen } from '../../../node-common/listen.ts';
+import { parseChannelFile } from '../../../electron/main/updater/update-feed.ts';
+import type { AutoUpdaterLike } from '../../../electron/main/updater/updater.ts';
 
 export function createAutoUpdaterMock() {
   const dir = mkdtempSync(join(tmpdir(), 'updater-mock-'));

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compose, type KioskCore, type KioskCoreOptions } from '../../../electron/core/compose.ts';
-import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { createLogger } from '../../../electron/core/logger.ts';
-import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../../launch/embedded-platform.ts';
-import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-import type { Connectivity, CountryCode, KioskEvent } from '../../../shared/kiosk-api.ts';
+import { compose, type KioskCore, type KioskCoreOptions } from '../../electron/core/compose.ts';
+import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
+import { createLogger } from '../../electron/core/logger.ts';
+import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../launch/embedded-platform.ts';
+import { startSandbox, type Harness, type SellerWithToken } from './sandbox-harness.ts';
+import type { Connectivity, CountryCode, KioskEvent } from '../../shared/kiosk-api.ts';
 
 export const PIN = '2468';
 

@@ -1,6 +1,6 @@
 // A clock tests move by hand (style guide 7), for the sandbox's domain tests and harness (issue 13: test-only code
 // lives under test/, not in production modules).
-import type { Clock } from '../../sandbox/clock.ts';
+import type { Clock } from '../../../sandbox/clock.ts';
 
 export class ManualClock implements Clock {
   #now: number;

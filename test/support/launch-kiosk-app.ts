@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseKioskConfig, type KioskLaunchConfig } from '../../../launch/kiosk-config.ts';
-import { startKiosk, type StartedKiosk } from '../../../launch/start-kiosk.ts';
-import { runKioskApp, type ElectronModule, type KioskAppDeps, type RunningKioskApp } from '../../../electron/main/kiosk-app.ts';
-import { createElectronMock, type ElectronMock } from './electron-mock.ts';
+import { parseKioskConfig, type KioskLaunchConfig } from '../../launch/kiosk-config.ts';
+import { startKiosk, type StartedKiosk } from '../../launch/start-kiosk.ts';
+import { runKioskApp, type ElectronModule, type KioskAppDeps, type RunningKioskApp } from '../../electron/main/kiosk-app.ts';
+import { createElectronMock, type ElectronMock } from './fakes/electron-mock.ts';
 
 export interface LaunchedKioskApp {
   electron: ElectronMock;
@@ -33,7 +33,7 @@ export interface LaunchOptions {
   displays?: ElectronMock['screen']['displays'];
   /** Runs on the fresh data dir before the shell starts (e.g. to plant a damaged database). */
   prepare?: (dataDir: string) => void;
-  /** issue 18: the autoUpdater MOCK the shell's updater uses (updater/auto-updater-mock.ts). */
+  /** issue 18: the autoUpdater MOCK the shell's updater uses (test/support/fakes/auto-updater-mock.ts). */
   autoUpdater?: KioskAppDeps['autoUpdater'];
   /** issue 27: the pinned update key the shell's updater checks the feed's signature with (a test feed's own). */
   updateKey?: KioskAppDeps['updateKey'];
