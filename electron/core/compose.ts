@@ -9,7 +9,7 @@ import { SaleLinesRepo } from './store/sale-lines-repo.ts';
 import { Outbox, type OutboxOptions } from './outbox/outbox.ts';
 import { Catalog } from './catalog/catalog-service.ts';
 import { effectiveRelay, effectiveSettings, storedSettingsSchema, urlPassword, type LaunchDefaults } from './settings/kiosk-settings.ts';
-import { recover } from './recovery.ts';
+import { recover } from './orders/recovery.ts';
 import { orderEvents } from './orders/order-events.ts';
 import { RecoveredSales } from './orders/recovered-sales.ts';
 import { LiveStatus } from './live/live-status.ts';

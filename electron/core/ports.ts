@@ -18,7 +18,7 @@ export interface Logger {
 /**
  * Secrets the vault holds (issue 4: access token, refresh token, client secret), the relay's kiosk key a manager
  * enters in the settings (relay README "Kiosk keys"): it opens the store's event stream, so it is kept like a token;
- * and the manager PIN's pepper (issue 12, pin-pepper.ts): the key of the PIN hash, kept apart from the database.
+ * and the manager PIN's pepper (issue 12, people/pin-pepper.ts): the key of the PIN hash, kept apart from the database.
  */
 export const SECRET_NAMES = ['access_token', 'refresh_token', 'client_secret', 'relay_key', 'pin_pepper'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];

@@ -6,7 +6,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { KioskApi, KioskError, KioskEvent, KioskMethod } from '../../shared/kiosk-api.ts';
 import { isKioskMethod } from '../../shared/kiosk-names.ts';
 import type { dispatch as Dispatch } from '../core/api-dispatch.ts';
-import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
+import { RENDERER_CONTENT_TYPES } from '../core/host/renderer-content-types.ts';
 import { kioskError } from '../../shared/kiosk-errors.ts';
 import { EventsSinceFirstReads, firstReadsElement, pageAroundFirstReads, readFirstAnswers } from './first-reads.ts';
 import { WEB_SHELL_SERVER_LIMITS, capConnections, httpServerOptions, type ServerLimits } from '../../node-common/server-limits.ts';

@@ -4,7 +4,7 @@ import { isDiskFull } from '../store/disk-full.ts';
 import { OutboxRefusedError } from '../outbox/outbox.ts';
 import { CatalogError } from '../catalog/catalog-service.ts';
 import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
-import type { PinVerifyResult } from '../pin.ts';
+import type { PinVerifyResult } from '../people/pin.ts';
 import { pinVerdictError } from '../people/people.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
 import type { Currency } from '../../../shared/money.ts';

@@ -10,7 +10,7 @@ import { startSandbox, type Harness, type SellerWithToken } from '../../support/
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
-import { recover } from '../../../electron/core/recovery.ts';
+import { recover } from '../../../electron/core/orders/recovery.ts';
 import { PlatformError, PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
 import type { CreateOrderRequest, Order } from '../../../shared/schemas/order.ts';
 

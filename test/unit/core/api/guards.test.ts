@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGuards, ok, type GuardServices } from '../../../../electron/core/api/guards.ts';
 import { VaultUnavailableError, type Logger } from '../../../../electron/core/ports.ts';
-import type { PinVerifyResult } from '../../../../electron/core/pin.ts';
+import type { PinVerifyResult } from '../../../../electron/core/people/pin.ts';
 import type { Currency } from '../../../../shared/money.ts';
 
 function setup(over: Partial<GuardServices> = {}) {

@@ -7,7 +7,7 @@ import { PlatformAnswerJournal, REDACTED_FIELD, redactAnswer } from '../../../..
 import { OrdersClient } from '../../../../electron/core/platform/orders-client.ts';
 import { PlatformHttp } from '../../../../electron/core/platform/http.ts';
 import { PlatformError } from '../../../../electron/core/platform/errors.ts';
-import { createLogger } from '../../../../electron/core/logger.ts';
+import { createLogger } from '../../../../electron/core/host/logger.ts';
 import { documentedPaidArgentina, TEST_ID } from '../../../support/platform-answers.ts';
 
 const TOKEN = 'APP_USR-1234567890123456-032021-0123456789abcdef0123456789abcdef-1001';

@@ -1,10 +1,10 @@
-import type { Clock, Logger, OrdersPort } from './ports.ts';
-import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
-import type { OperationsRepo } from './store/operations-repo.ts';
-import type { OrdersRepo } from './store/orders-repo.ts';
-import { RESUMABLE_CREATE_MS, sendCreate, UnreadableCreateError } from './orders/create-order.ts';
-import type { Order } from '../../shared/schemas/order.ts';
-import type { KioskErrorCode } from '../../shared/kiosk-errors.ts';
+import type { Clock, Logger, OrdersPort } from '../ports.ts';
+import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
+import type { OperationsRepo } from '../store/operations-repo.ts';
+import type { OrdersRepo } from '../store/orders-repo.ts';
+import { RESUMABLE_CREATE_MS, sendCreate, UnreadableCreateError } from './create-order.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+import type { KioskErrorCode } from '../../../shared/kiosk-errors.ts';
 
 export interface RecoveryOptions {
   ops: OperationsRepo;
