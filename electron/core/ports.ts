@@ -45,7 +45,7 @@ export interface WriteOptions {
 
 /**
  * The Orders API as the core uses it (seed 4.3–4.6), typed by the shared schemas. Implementations retry network
- * errors, 429 and 5xx with the same key, refresh the token once on 401, and reject with PlatformError subclasses.
+ * errors, 429 and 5xx with the same key, refresh the token once on 401, and reject with PlatformCallError subclasses.
  */
 export interface OrdersPort {
   create(body: CreateOrderRequest, options: WriteOptions): Promise<Order>;

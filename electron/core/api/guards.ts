@@ -3,7 +3,7 @@ import { DamagedRowError } from '../store/orders-repo.ts';
 import { isDiskFull } from '../store/disk-full.ts';
 import { OutboxRefusedError } from '../outbox/outbox.ts';
 import { CatalogError } from '../catalog/catalog-service.ts';
-import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError } from '../platform/errors.ts';
 import type { PinVerifyResult } from '../people/pin.ts';
 import { pinVerdictError } from '../people/people.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
@@ -103,7 +103,7 @@ export function createGuards(services: GuardServices): Guards {
     }
     // One code per condition (issue 13): no answer from the platform is network_error, in the table's words.
     if (error instanceof PlatformNetworkError) return { ok: false, error: kioskError('network_error') };
-    if (error instanceof PlatformError) return { ok: false, error: error.kioskError() };
+    if (error instanceof PlatformCallError) return { ok: false, error: error.kioskError() };
     logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
     return { ok: false, error: kioskError('internal') };
   }

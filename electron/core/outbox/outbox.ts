@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Clock, Logger, OrdersPort, Random } from '../ports.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { PlatformCallError } from '../platform/errors.ts';
 import type { OperationsRepo, Operation } from '../store/operations-repo.ts';
 import { toOutboxItem } from '../store/operations-repo.ts';
 import type { OrdersRepo, StoredOrder } from '../store/orders-repo.ts';
@@ -349,7 +349,7 @@ export class Outbox {
     try {
       order = await this.#o.orders.get(orderId);
     } catch (error) {
-      if (error instanceof PlatformError && error.code === 'order_not_found') throw new OutboxRefusedError('order_not_found', `The platform has no order ${orderId}.`);
+      if (error instanceof PlatformCallError && error.code === 'order_not_found') throw new OutboxRefusedError('order_not_found', `The platform has no order ${orderId}.`);
       return null;
     }
     this.#storeOrder(order);
