@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalString, managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
-import { ORDER_STATUSES, QR_MODES, type KioskOrderStatus } from './schemas/order.ts';
-import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
+import { ORDER_STATUSES, type QR_MODES, type KioskOrderStatus } from './schemas/order.ts';
+import { COUNTRY_CODES, KIOSK_METHOD_NAMES } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
 import { MAX_SALE_LINES } from './platform-limits.ts';

@@ -199,5 +199,5 @@ export function patchedSettings<T extends SettingsTable>(table: T, stored: Store
   return next as StoredSettingsOf<T>;
 }
 
-export const SETTINGS_BEHIND_PIN = settingsBehindPin(SETTINGS);
-export const SECRET_SETTINGS = secretSettings(SETTINGS);
+export const SETTINGS_BEHIND_PIN = /* @__PURE__ */ settingsBehindPin(SETTINGS);
+export const SECRET_SETTINGS = /* @__PURE__ */ secretSettings(SETTINGS);
