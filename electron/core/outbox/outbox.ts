@@ -10,8 +10,8 @@ import { JobQueue, DEFAULT_OUTBOX_RETRY, type OutboxRetryPolicy } from './job-qu
 import { jobKindOf, type JobKinds, type JobOf, type OutboxKind } from './job-kind.ts';
 import { refundJob } from './refund-job.ts';
 import { cancelJob } from './cancel-job.ts';
-import type { KioskError, KioskErrorCode, OutboxItem } from '../../../shared/kiosk-api.ts';
-import { KIOSK_ERRORS, isKioskOwnCode } from '../../../shared/kiosk-errors.ts';
+import type { KioskErrorCode, OutboxItem } from '../../../shared/kiosk-api.ts';
+import { KioskFailure } from '../../../shared/kiosk-failure.ts';
 import type { Order, RefundOrderRequest } from '../../../shared/schemas/order.ts';
 import { formatAmount, type Currency } from '../../../shared/money.ts';
 
@@ -32,18 +32,14 @@ function conflict(): OutboxRefusedError {
   );
 }
 
-/** A refund or cancel the kiosk refuses before recording it (issue 4 local checks), with a code the UI explains. */
-export class OutboxRefusedError extends Error {
-  constructor(
-    readonly code: KioskErrorCode,
-    message: string,
-  ) {
-    super(message);
+/**
+ * A refund or cancel the kiosk refuses before recording it (issue 4 local checks), with a code the UI explains. A
+ * KioskFailure (issue 28): nothing was recorded or sent, so only the kiosk's table can call it retryable.
+ */
+export class OutboxRefusedError extends KioskFailure {
+  constructor(code: KioskErrorCode, message: string) {
+    super(code, message);
     this.name = 'OutboxRefusedError';
-  }
-  /** As the renderer gets it: nothing was recorded or sent, so only the kiosk's table can call it retryable. */
-  kioskError(): KioskError {
-    return { code: this.code, message: this.message, retryable: isKioskOwnCode(this.code) && KIOSK_ERRORS[this.code].retryable };
   }
 }
 
