@@ -13,6 +13,7 @@ import { dayInputs, type DayOutputs, type PersonRef } from './day-api.ts';
 import { supportInputs, type SupportOutputs } from './support-api.ts';
 import { updateInputs, type UpdateOutputs } from './update-api.ts';
 import { settingsInputs, type SettingsOutputs } from './settings-api.ts';
+import { tillInputs, type TillOutputs } from './till-api.ts';
 
 // The one contract between the renderer and the main process (style guide 2): every method's input schema, its
 // result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all
@@ -295,13 +296,15 @@ export const kioskInputs = {
   ...supportInputs,
   /** issue 18: software updates (Settings → "Software update"): ./update-api.ts. */
   ...updateInputs,
+  /** issue 29: cash sales, split tender's cash part, cash refunds and the till: ./till-api.ts. */
+  ...tillInputs,
 } as const;
 
 export type KioskMethod = keyof typeof kioskInputs;
 export type KioskInput<M extends KioskMethod> = z.infer<(typeof kioskInputs)[M]>;
 
 /** issue 16: the setup methods' results are in ./setup-api.ts; issue 17's in ./day-api.ts. */
-export interface KioskOutputs extends SettingsOutputs, SetupOutputs, DayOutputs, SupportOutputs, UpdateOutputs {
+export interface KioskOutputs extends SettingsOutputs, SetupOutputs, DayOutputs, SupportOutputs, UpdateOutputs, TillOutputs {
   getSession: SessionState;
   connect: SessionState;
   disconnect: SessionState;

@@ -118,6 +118,13 @@ export const KIOSK_ERRORS = {
   shift_not_found: { status: 404, message: 'There is no such shift.', retryable: false },
   report_not_found: { status: 404, message: 'There is no report with that number.', retryable: false },
   invalid_range: { status: 400, message: 'The start must be before the end, at most 31 days apart.', retryable: false },
+  // Cash and the till (issue 29; shared/till-api.ts).
+  tender_short: { status: 400, message: 'The cash handed over is less than the amount to pay.', retryable: false },
+  cash_request_conflict: { status: 409, message: 'This request was already recorded for another cash sale or amount.', retryable: false },
+  cash_sale_not_found: { status: 404, message: 'There is no such cash sale on this kiosk.', retryable: false },
+  cash_refund_exceeds: { status: 400, message: 'That is more than is left to refund of this cash sale.', retryable: false },
+  cash_return_refused: { status: 409, message: "The QR part of this sale is paid or still waiting, so its cash part stays with the sale.", retryable: false },
+  invalid_count: { status: 400, message: "The count is not in this currency's notes and coins.", retryable: false },
 } as const satisfies Record<string, KioskErrorSpec>;
 
 export type KioskOwnErrorCode = keyof typeof KIOSK_ERRORS;

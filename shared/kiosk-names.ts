@@ -62,6 +62,16 @@ export const KIOSK_METHOD_NAMES = [
   // issue 18: software updates (shared/update-api.ts).
   'getUpdateState',
   'updateNow',
+  // issue 29: shared/till-api.ts.
+  'recordCashSale',
+  'getCashSale',
+  'listCashSales',
+  'refundCashSale',
+  'returnSplitCash',
+  'currentTill',
+  'getTill',
+  'payIn',
+  'payOut',
 ] as const;
 
 const METHOD_NAMES: ReadonlySet<string> = new Set<string>(KIOSK_METHOD_NAMES);
