@@ -34,7 +34,8 @@ export const KIOSK_ERRORS = {
   method_not_allowed: { status: 405, message: 'This address does not take that method (API calls are POST, pages GET).', retryable: false },
   unsupported_media_type: { status: 415, message: 'API calls send application/json.', retryable: false },
   too_large: { status: 413, message: 'The request is too large.', retryable: false },
-  // issue 12: what Node's HTTP parser refuses before the web shell sees a request (web-shell/client-errors.ts).
+  // issue 12: what Node's HTTP parser refuses before the web shell sees a request (web-shell/http-input.ts).
+  unreadable_request: { status: 400, message: 'The request could not be read.', retryable: false },
   headers_too_large: { status: 431, message: 'The request headers are too large.', retryable: false },
   request_timeout: { status: 408, message: 'The request took too long to arrive.', retryable: true },
   damaged_data: { status: 500, message: "Some of the kiosk's stored data is damaged. Ask for support; the rest of the kiosk keeps working.", retryable: false },
