@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
+import { buildRelay, type Relay, type RelayOptions } from '../../../relay/app.ts';
 import { HeartbeatSender } from '../../../electron/core/live/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import { ManualClock } from '../../support/fakes/manual-clock.ts';
@@ -47,6 +47,21 @@ async function fleet(url: string): Promise<FleetView> {
   return (await response.json()) as FleetView;
 }
 
+/** An in-process relay of keys A and B on the Redis at `redisUrl`. */
+function inProcess(redisUrl: string, clock: ManualClock): RelayOptions {
+  return {
+    platformUrl: 'http://127.0.0.1:9',
+    webhookSecrets: [SECRET],
+    kioskKeys: [
+      { key: KEY_A, userId: SELLER, posIds: null },
+      { key: KEY_B, userId: SELLER, posIds: null },
+    ],
+    redisUrl,
+    adminKey: ADMIN,
+    clock,
+  };
+}
+
 const ids = (view: FleetView) => view.sellers.flatMap((s) => s.kiosks.map((k) => `${s.seller}/${k.kiosk_id}/${k.flags.join('+') || 'ok'}`));
 
 describe('fleet on Redis', () => {
@@ -72,17 +87,7 @@ describe('fleet on Redis', () => {
     const server = await startRedisServer();
     servers.push(server);
     const clock = new ManualClock();
-    const options = {
-      platformUrl: 'http://127.0.0.1:9',
-      webhookSecrets: [SECRET],
-      kioskKeys: [
-        { key: KEY_A, userId: SELLER, posIds: null },
-        { key: KEY_B, userId: SELLER, posIds: null },
-      ],
-      redisUrl: server.url,
-      adminKey: ADMIN,
-      clock,
-    };
+    const options = inProcess(server.url, clock);
     const relays: Relay[] = [await buildRelay(options), await buildRelay(options)];
     try {
       const [urlOne, urlTwo] = [await relays[0]!.listen(0), await relays[1]!.listen(0)];
@@ -117,17 +122,7 @@ describe('fleet on Redis', () => {
     } finally {
       writer.disconnect();
     }
-    const relay = await buildRelay({
-      platformUrl: 'http://127.0.0.1:9',
-      webhookSecrets: [SECRET],
-      kioskKeys: [
-        { key: KEY_A, userId: SELLER, posIds: null },
-        { key: KEY_B, userId: SELLER, posIds: null },
-      ],
-      redisUrl: server.url,
-      adminKey: ADMIN,
-      clock,
-    });
+    const relay = await buildRelay(inProcess(server.url, clock));
     try {
       const url = await relay.listen(0);
       const kiosk = (await fleet(url)).sellers.find((s) => s.seller === SELLER)?.kiosks[0];
