@@ -1,0 +1,77 @@
+import type { Translation } from './messages.ts';
+
+// Messages of cash tender, split tender and the till (issue 29). Keys are namespaced 'till.*'.
+
+const en = {
+  'till.cash.button': 'Cash',
+  'till.cash.title': 'Cash payment',
+  'till.cash.total': 'To pay',
+  'till.cash.tendered': 'Cash received',
+  'till.cash.quick': 'Quick amounts',
+  'till.cash.exact': 'Exact',
+  'till.cash.change': 'Change',
+  'till.cash.due': 'Still to pay',
+  'till.cash.complete': 'Complete cash sale',
+  'till.cash.recording': 'Recording…',
+  'till.cash.back': 'Back',
+  'till.cash.split': 'Rest by QR: {amount}',
+  'till.cash.splitHint': 'Less cash than the total: the rest can be paid by QR.',
+  'till.cash.done': 'Cash sale recorded',
+  'till.cash.giveChange': 'Give change',
+  'till.cash.noChange': 'No change to give',
+  'till.cash.received': 'Received {amount} in cash',
+  'till.split.cashTaken': 'Cash taken: {amount}. QR part: {qr}.',
+  'till.split.returnCash': 'The QR part was not paid: give {amount} in cash back to the customer.',
+  'till.split.returnButton': 'Cash {amount} given back',
+  'till.split.returned': 'Cash part given back: {amount}.',
+};
+
+const es: Translation<typeof en> = {
+  'till.cash.button': 'Efectivo',
+  'till.cash.title': 'Pago en efectivo',
+  'till.cash.total': 'A pagar',
+  'till.cash.tendered': 'Efectivo recibido',
+  'till.cash.quick': 'Importes rápidos',
+  'till.cash.exact': 'Exacto',
+  'till.cash.change': 'Vuelto',
+  'till.cash.due': 'Falta pagar',
+  'till.cash.complete': 'Cobrar en efectivo',
+  'till.cash.recording': 'Registrando…',
+  'till.cash.back': 'Volver',
+  'till.cash.split': 'Resto con QR: {amount}',
+  'till.cash.splitHint': 'Menos efectivo que el total: el resto se puede pagar con QR.',
+  'till.cash.done': 'Venta en efectivo registrada',
+  'till.cash.giveChange': 'Entregue el vuelto',
+  'till.cash.noChange': 'Sin vuelto',
+  'till.cash.received': 'Recibido {amount} en efectivo',
+  'till.split.cashTaken': 'Efectivo recibido: {amount}. Parte QR: {qr}.',
+  'till.split.returnCash': 'La parte QR no se pagó: devuelva {amount} en efectivo al cliente.',
+  'till.split.returnButton': 'Efectivo {amount} devuelto',
+  'till.split.returned': 'Parte en efectivo devuelta: {amount}.',
+};
+
+const pt: Translation<typeof en> = {
+  'till.cash.button': 'Dinheiro',
+  'till.cash.title': 'Pagamento em dinheiro',
+  'till.cash.total': 'A pagar',
+  'till.cash.tendered': 'Dinheiro recebido',
+  'till.cash.quick': 'Valores rápidos',
+  'till.cash.exact': 'Exato',
+  'till.cash.change': 'Troco',
+  'till.cash.due': 'Falta pagar',
+  'till.cash.complete': 'Concluir em dinheiro',
+  'till.cash.recording': 'Registrando…',
+  'till.cash.back': 'Voltar',
+  'till.cash.split': 'Resto no QR: {amount}',
+  'till.cash.splitHint': 'Menos dinheiro que o total: o resto pode ser pago com QR.',
+  'till.cash.done': 'Venda em dinheiro registrada',
+  'till.cash.giveChange': 'Entregue o troco',
+  'till.cash.noChange': 'Sem troco',
+  'till.cash.received': 'Recebido {amount} em dinheiro',
+  'till.split.cashTaken': 'Dinheiro recebido: {amount}. Parte QR: {qr}.',
+  'till.split.returnCash': 'A parte QR não foi paga: devolva {amount} em dinheiro ao cliente.',
+  'till.split.returnButton': 'Dinheiro {amount} devolvido',
+  'till.split.returned': 'Parte em dinheiro devolvida: {amount}.',
+};
+
+export const till = { en, es, pt };
