@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from './errors.ts';
 import { isLocalUrl, type Notifier } from './notifier.ts';
 import { cardExpirationParts, consumeCardToken } from './tokenization.ts';
 import type { AccessTokenRecord, CardTokenRecord, LegacyRecord, OrderRecord, SandboxState, SellerRecord } from '../state.ts';

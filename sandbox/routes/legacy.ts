@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, jsonBody, parseJson, rawBody, schemaError } from '../http/body.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { ORDER_ERRORS } from '../../shared/errors.ts';
 import { platformErrorBody } from '../../shared/platform-error-body.ts';
 import { replayOrRefuse, sendJsonText } from '../http/idempotency-reply.ts';

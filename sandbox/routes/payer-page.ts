@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseJson } from '../http/body.ts';
 import type { SandboxContext } from '../context.ts';
 import { escapeHtml, page } from '../http/html.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { parseMerchantQr } from '../../shared/emv-qr.ts';
 import type { OrderRecord, PosRecord } from '../state.ts';
