@@ -7,7 +7,7 @@ import { formatAmount } from '../../shared/money.ts';
 import { parseMerchantQr } from '../../shared/emv-qr.ts';
 import type { OrderRecord, PosRecord } from '../state.ts';
 import { consumeCardToken } from '../domain/tokenization.ts';
-import { brandOf, outcomeOf } from '../domain/legacy.ts';
+import { brandOf, outcomeOf } from '../domain/card-outcomes.ts';
 
 /**
  * The payer page (issue 2): a person plays the customer. GET /pay/{order id or QR id}, or GET /pay?qr=<payload> with
