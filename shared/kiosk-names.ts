@@ -81,6 +81,9 @@ export function isKioskMethod(method: string): method is (typeof KIOSK_METHOD_NA
   return METHOD_NAMES.has(method);
 }
 
+/** seed 4.3: how a point of sale's QR takes orders (no zod here: the settings table and the renderer read it). */
+export const QR_MODES = ['static', 'dynamic', 'hybrid'] as const;
+
 /** The sellers' countries the kiosk serves, and each one's currency (seed 2.5: country_code; CLP has no minor unit). */
 export const COUNTRY_CURRENCY = { AR: 'ARS', BR: 'BRL', CL: 'CLP', UY: 'UYU' } as const;
 export const COUNTRY_CODES = ['AR', 'BR', 'CL', 'UY'] as const;
