@@ -79,7 +79,7 @@ test('issue 29: a till opened with a float, a cash refund and a pay-out with the
     await five.getByTestId('till-sale-refund').click();
     await press(page.getByTestId('till-refund-dialog'), '9999');
     await page.getByTestId('till-refund-dialog-confirm').click();
-    await page.getByTestId('till-error').waitFor(WAIT);
+    await page.getByTestId('till-refund-error').waitFor(WAIT);
     await press(page.getByTestId('till-refund-dialog'), PIN);
     await page.getByTestId('till-refund-dialog-confirm').click();
     await five.getByTestId('till-sale-refunded').waitFor(WAIT);
