@@ -80,6 +80,15 @@ test('issue 29: a cash sale with change, and split sales (QR part only at the pl
     const after = await k.core.api.listCashSales({ since: new Date(Date.now() - 3600_000).toISOString(), until: new Date(Date.now() + 60_000).toISOString() });
     assert.ok(after.ok);
     assert.deepEqual(after.value[2]?.refunds.map((r) => [r.kind, r.amount]), [['return', '20.00']]);
+
+    // History lists the day's cash sales beside the QR orders, newest first: the returned split, the paid split, 1250.00.
+    await page.getByTestId('history').click();
+    const rows = page.getByTestId('cash-sales').getByTestId('till-sale');
+    await rows.nth(2).waitFor(WAIT);
+    const amounts = await rows.evaluateAll((items) => items.map((item) => item.querySelector('.amount')?.textContent?.replace(/\s/g, ' ').trim()));
+    assert.deepEqual(amounts, ['$ 20,00', '$ 20,00', '$ 1.250,00']);
+    await rows.first().getByTestId('till-sale-refunded').waitFor(WAIT);
+    await k.screenshot('cash-history');
   } finally {
     await k.close();
   }

@@ -169,7 +169,9 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
       const orders = day.reports.ordersInRange(range.since, range.until);
       audit.append({ actor: by(manager), action: 'orders.exported', subject: null, detail: { since: range.since, until: range.until, rows: orders.length } });
       const fileName = `orders-${localIso(range.since).slice(0, 10)}-${localIso(new Date(Date.parse(range.until) - 1).toISOString()).slice(0, 10)}.csv`;
-      return ok({ csv: ordersCsv(orders, input.separator, localIso), rows: orders.length, fileName });
+      // issue 29: the cash sales of the range are rows of the file too (tender column).
+      const cash = ledger.salesInRange(range.since, range.until);
+      return ok({ csv: ordersCsv(orders, input.separator, localIso, cash), rows: orders.length + cash.length, fileName });
     }),
     checkDay: guarded('checkDay', { connected: true }, async (input) => {
       const range = rangeOf(input.since, input.until);
