@@ -17,7 +17,7 @@ import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
-import { openKioskStore } from '../../../electron/core/compose.ts';
+import { openKioskStore } from '../../../electron/core/store/kiosk-store.ts';
 import type { ApproverChildConfig, ApproverChildEvent } from '../../support/approver-crash-child.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
