@@ -59,6 +59,10 @@ export default tseslint.config(
     'renderer/ talks only to the KioskApi contract in shared/.'),
   layer('sandbox', { folders: ['electron', 'relay', 'renderer', 'launch'], modules: ['electron'] },
     'sandbox/, relay/ and electron/ never import each other.'),
+  // issue 28: the sandbox's domain (its services and their failures, sandbox/domain/errors.ts) knows nothing of HTTP;
+  // the routes and http/ render what it returns and throws.
+  layer('sandbox/domain', { folders: ['electron', 'relay', 'renderer', 'launch', 'sandbox/http', 'sandbox/routes'], modules: ['electron'] },
+    'sandbox/domain/ holds the services and their failures: it never imports sandbox/http/ or sandbox/routes/.'),
   layer('relay', { folders: ['electron', 'sandbox', 'renderer', 'launch'], modules: ['electron'] },
     'sandbox/, relay/ and electron/ never import each other.'),
   layer('electron', { folders: ['sandbox', 'relay', 'renderer', 'launch'] },
@@ -90,9 +94,10 @@ export default tseslint.config(
   //   outbox/ (sends over platform/ what store/ queued), catalog/, people/ (PINs, shifts), reports/, settings/;
   //   orders/ (a sale's create, recovery and events: it classifies a send as outbox/ does), live/ (the relay, the
   //   poller, connectivity: it switches relays by settings/), support/ (the bundle and the heartbeat);
+  //   till/      the cash drawer and cash sales (issue 29: a cash sale's lines are an order's, orders/order-items.ts);
   //   api/       the KioskApi's area modules over all of them;
   //   compose.ts wires everything (the electron/core rule above).
-  ...coreLayers([['host'], ['store', 'platform', 'vault'], ['outbox', 'catalog', 'people', 'reports', 'settings'], ['orders', 'live', 'support'], ['api']]),
+  ...coreLayers([['host'], ['store', 'platform', 'vault'], ['outbox', 'catalog', 'people', 'reports', 'settings'], ['orders', 'live', 'support'], ['till'], ['api']]),
   // The contract glue itself imports only shared/, node-common/ and each other: every layer may import it.
   {
     files: ['electron/core/ports.ts', 'electron/core/kiosk-core.ts'],

@@ -142,7 +142,7 @@ async function drain(count: number, withFaults: boolean, limitSeconds: number, i
     const queueing = composeOutbox(store, port, { clock, random: Math.random, onChange: () => undefined, offline: () => offline });
     const queueWallStarted = performance.now();
     const queueCpuStarted = process.cpuUsage();
-    for (const order of orders) await queueing.enqueueRefund(order.id, null, 'bench-manager');
+    for (const order of orders) await queueing.requestRefund({ orderId: order.id, approver: null, actor: 'bench-manager' });
     const queue = { cpuMs: cpuMsSince(queueCpuStarted), wallMs: Math.round(performance.now() - queueWallStarted) };
     // Issue 14: "an offline kiosk with 1,000 waiting idles under 1 % of a core": the same outbox started (its timer
     // probes one item at a time, backing off) while the platform stays unreachable.

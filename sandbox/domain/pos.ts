@@ -3,7 +3,8 @@ import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { PosRecord, SandboxState, SellerRecord, StoreRecord } from '../state.ts';
 import { sellerQr } from './sellers.ts';
-import { NUMERIC_ID, requireBody, StoresPosError, type Body, type Page, type StoreService } from './stores.ts';
+import { StoresPosError } from './errors.ts';
+import { NUMERIC_ID, requireBody, type Body, type Page, type StoreService } from './stores.ts';
 
 /** platform-facts: name under 45 characters, external_id letters and digits under 40, url (decision) at most 255. */
 const NAME_LIMIT = 45;

@@ -2,20 +2,7 @@ import type { Clock } from '../clock.ts';
 import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import { WEEKDAYS, type BusinessHours, type SandboxState, type StoreLocation, type StoreRecord } from '../state.ts';
-import { STORES_POS_ERRORS, type StoresPosErrorCode } from '../../shared/stores-pos-errors.ts';
-
-/** A Stores or POS API failure; the routes answer it in the older APIs' shape (shared/stores-pos-errors.ts). */
-export class StoresPosError extends Error {
-  constructor(
-    readonly code: StoresPosErrorCode,
-    message?: string,
-  ) {
-    super(message ?? STORES_POS_ERRORS[code].message);
-  }
-  get status(): number {
-    return STORES_POS_ERRORS[this.code].status;
-  }
-}
+import { StoresPosError } from './errors.ts';
 
 export type Body = Record<string, unknown>;
 

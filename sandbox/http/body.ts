@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ApiError } from './replies.ts';
+import { ApiError } from '../domain/errors.ts';
 
 /**
  * Bodies arrive as raw text (the content-type parser keeps them so) and are parsed here, so malformed JSON becomes the

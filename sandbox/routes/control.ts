@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
 import { jsonBody, schemaError } from '../http/body.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { isoTimestamp } from '../clock.ts';
 import {
   advanceClockRequestSchema,

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, jsonBody, parseJson, rawBody, schemaError } from '../http/body.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { ORDER_ERRORS } from '../../shared/errors.ts';
 import { platformErrorBody } from '../../shared/platform-error-body.ts';
 import { replayOrRefuse, sendJsonText } from '../http/idempotency-reply.ts';
@@ -50,19 +50,19 @@ export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext):
     // seed 4.7: what an IPN receiver calls after acknowledging (platform-facts "IPN").
     scope.get('/v1/payments/:id', async (request, reply) => {
       const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacy.findPayment(token.user_id, param(request)));
+      return reply.code(200).send(ctx.legacyLookups.findPayment(token.user_id, param(request)));
     });
     scope.get('/merchant_orders/:id', async (request, reply) => {
       const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacy.findMerchantOrder(token.user_id, param(request)));
+      return reply.code(200).send(ctx.legacyLookups.findMerchantOrder(token.user_id, param(request)));
     });
     scope.get('/v1/chargebacks/:id', async (request, reply) => {
       const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacy.findChargeback(token.user_id, param(request)));
+      return reply.code(200).send(ctx.legacyLookups.findChargeback(token.user_id, param(request)));
     });
     scope.get('/point/integration-api/payment-intents/:id', async (request, reply) => {
       const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacy.findPaymentIntent(token.user_id, param(request)));
+      return reply.code(200).send(ctx.legacyLookups.findPaymentIntent(token.user_id, param(request)));
     });
   });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
 import { parseJson, rawBody } from '../http/body.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { tokenizeWallet } from '../domain/tokenization.ts';
 import type { AccessTokenRecord } from '../state.ts';
 import { TOKENIZE_ERRORS, type TokenizeErrorCode } from '../../shared/errors.ts';

@@ -10,6 +10,7 @@ import { receiptsApi } from './receipts.ts';
 import { setupApi } from './setup.ts';
 import { dayApi } from './day.ts';
 import { updatesApi } from './updates.ts';
+import { tillApi } from './till.ts';
 
 /**
  * issue 13 "Core services, each small": the KioskApi composed from the area modules, each method with its guards
@@ -28,5 +29,6 @@ export function areaApis(services: CoreServices): Omit<KioskApi, 'saveDiagnostic
     ...setupApi(services),
     ...dayApi(services),
     ...updatesApi(services),
+    ...tillApi(services),
   };
 }
