@@ -5,7 +5,7 @@ import { ok, orderNotFound } from './guards.ts';
 import type { CoreServices } from './services.ts';
 import type { KioskApi } from '../../../shared/kiosk-api.ts';
 import type { CreateOrderRequest, Order } from '../../../shared/schemas/order.ts';
-import { formatAmount, parseAmount } from '../../../shared/money.ts';
+import { canonicalAmount } from '../../../shared/money.ts';
 import { parseDuration } from '../../../shared/duration.ts';
 import { kioskError, recordedError } from '../../../shared/kiosk-errors.ts';
 
@@ -90,9 +90,9 @@ export function saleApi(deps: CoreServices): SaleApi {
       const seller = deps.day.seller();
       if (!seller.ok) return seller;
       const s = deps.settings();
-      const total = parseAmount(input.amount, currency);
+      const total = canonicalAmount(input.amount, currency);
       if (!total.ok || total.minor === 0) return { ok: false, error: kioskError('invalid_amount', total.ok ? 'The amount must be greater than zero.' : total.reason) };
-      const amount = formatAmount(total.minor, currency);
+      const { amount } = total;
       const lines = orderItems(input.items, total.minor, currency);
       if (!lines.ok) return { ok: false, error: lines.error };
       const request: CreateOrderRequest = {
