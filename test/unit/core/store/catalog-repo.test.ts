@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { KioskStoreError, openKioskDatabase } from '../../../../electron/core/store/database.ts';
+import { KioskStoreError, openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
 import { CatalogRepo, DuplicateCodeError, type CatalogFields } from '../../../../electron/core/store/catalog-repo.ts';
 import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
 
@@ -16,7 +16,7 @@ let file: string;
 let db: Database.Database;
 let repo: CatalogRepo;
 const clock = { t: Date.UTC(2026, 0, 15, 12), now() { return this.t; } };
-const coffee: CatalogFields = { title: 'Café', unitPriceMinor: 150050, currency: 'ARS', unitMeasure: 'unit', externalCode: 'CAF-1' };
+const coffee: CatalogFields = { title: 'Café', unitPriceMinor: 150050, currency: 'ARS', unitMeasure: 'unit', externalCode: 'CAF-1', barcode: null, categoryId: null };
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'kiosk-catalog-'));
@@ -93,7 +93,7 @@ describe('migration 3', () => {
     db.prepare("INSERT INTO settings (key, value) VALUES ('relay_cursor', ?)").run(JSON.stringify('evt-1'));
     db.close();
     db = openKioskDatabase(file);
-    assert.equal(db.pragma('user_version', { simple: true }), 8);
+    assert.equal(db.pragma('user_version', { simple: true }), KIOSK_MIGRATIONS.length);
     const row = db.prepare("SELECT value FROM settings WHERE key = 'kiosk_settings'").get() as { value: string };
     assert.deepEqual(JSON.parse(row.value), { posId: 'CAJA-1', qrMode: 'static', expiration: 'PT10M', language: 'es-CL' });
     const cursor = db.prepare("SELECT value FROM settings WHERE key = 'relay_cursor'").get() as { value: string };
@@ -108,6 +108,6 @@ describe('migration 3', () => {
     db.prepare("INSERT INTO settings (key, value) VALUES ('kiosk_settings', 'not json')").run();
     db.close();
     db = openKioskDatabase(file);
-    assert.equal(db.pragma('user_version', { simple: true }), 8);
+    assert.equal(db.pragma('user_version', { simple: true }), KIOSK_MIGRATIONS.length);
   });
 });

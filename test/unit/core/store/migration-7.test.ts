@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
-import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
+import { openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
 import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';
 import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
@@ -39,7 +39,7 @@ describe('migration 7', () => {
 
     const db = openKioskDatabase(file);
     try {
-      assert.equal(db.pragma('user_version', { simple: true }), 8);
+      assert.equal(db.pragma('user_version', { simple: true }), KIOSK_MIGRATIONS.length);
       assert.deepEqual(dump(db), before, 'every row of every table is as it was');
       for (const name of ['operations_done_refunds', 'orders_refunds_updated']) assert.ok(indexes(db).includes(name), name);
       // The partial index holds the orders with a refund, and only them.

@@ -3,7 +3,7 @@
 // seven steps (exactly what an older build left), filled, then opened by this build.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
+import { openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
 import { SaleLinesRepo } from '../../../../electron/core/store/sale-lines-repo.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
@@ -28,7 +28,7 @@ describe('migration 8', () => {
 
     const db = openKioskDatabase(file);
     try {
-      assert.equal(db.pragma('user_version', { simple: true }), 8);
+      assert.equal(db.pragma('user_version', { simple: true }), KIOSK_MIGRATIONS.length);
       assert.deepEqual(dumpTables(db, tables), before, 'every row of every table is as it was');
       const lines = new SaleLinesRepo(db);
       assert.equal(lines.of(order.external_reference), null, 'an older sale has no lines of its own: its order\'s items are its lines');
