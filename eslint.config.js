@@ -46,6 +46,10 @@ export default tseslint.config(
     'renderer/ talks only to the KioskApi contract in shared/.'),
   layer('sandbox', { folders: ['electron', 'relay', 'renderer', 'launch'], modules: ['electron'] },
     'sandbox/, relay/ and electron/ never import each other.'),
+  // issue 28: the sandbox's domain (its services and their failures, sandbox/domain/errors.ts) knows nothing of HTTP;
+  // the routes and http/ render what it returns and throws.
+  layer('sandbox/domain', { folders: ['electron', 'relay', 'renderer', 'launch', 'sandbox/http', 'sandbox/routes'], modules: ['electron'] },
+    'sandbox/domain/ holds the services and their failures: it never imports sandbox/http/ or sandbox/routes/.'),
   layer('relay', { folders: ['electron', 'sandbox', 'renderer', 'launch'], modules: ['electron'] },
     'sandbox/, relay/ and electron/ never import each other.'),
   layer('electron', { folders: ['sandbox', 'relay', 'renderer', 'launch'] },

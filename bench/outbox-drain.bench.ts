@@ -12,7 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { composeOrdersPort, composeOutbox, composePlatformHttp, openKioskStore, type CallObserver } from '../electron/core/compose.ts';
+import { composeOrdersPort, composeOutbox, composePlatformHttp } from '../electron/core/compose.ts';
+import { openKioskStore } from '../electron/core/store/kiosk-store.ts';
+import type { CallObserver } from '../electron/core/live/connectivity.ts';
 import type { Outbox } from '../electron/core/outbox/outbox.ts';
 import { PlatformNetworkError } from '../electron/core/platform/errors.ts';
 import type { OperationsRepo } from '../electron/core/store/operations-repo.ts';
@@ -140,7 +142,7 @@ async function drain(count: number, withFaults: boolean, limitSeconds: number, i
     const queueing = composeOutbox(store, port, { clock, random: Math.random, onChange: () => undefined, offline: () => offline });
     const queueWallStarted = performance.now();
     const queueCpuStarted = process.cpuUsage();
-    for (const order of orders) await queueing.enqueueRefund(order.id, null, 'bench-manager');
+    for (const order of orders) await queueing.requestRefund({ orderId: order.id, approver: null, actor: 'bench-manager' });
     const queue = { cpuMs: cpuMsSince(queueCpuStarted), wallMs: Math.round(performance.now() - queueWallStarted) };
     // Issue 14: "an offline kiosk with 1,000 waiting idles under 1 % of a core": the same outbox started (its timer
     // probes one item at a time, backing off) while the platform stays unreachable.

@@ -11,7 +11,7 @@ import { FIRST_READS } from '../shared/first-reads.ts';
 import { KIOSK_USAGE, parseKioskConfig } from './kiosk-config.ts';
 import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
 import { writeLaunchPage } from './launch-page.ts';
-import type { KioskCore } from '../electron/core/compose.ts';
+import type { KioskCore } from '../electron/core/kiosk-core.ts';
 
 export const WEB_USAGE = `npm run web -- ${KIOSK_USAGE.replace(/^Usage: /, '')}`;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { ioTurn } from './io-turn.ts';
-import type { KioskCore } from '../electron/core/compose.ts';
+import type { KioskCore } from '../electron/core/kiosk-core.ts';
 import type { KioskStore } from '../electron/core/store/kiosk-store.ts';
 import { openKioskDatabase } from '../electron/core/store/database.ts';
 import { systemClock } from '../node-common/time.ts';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { parseKioskKey, redact, type KioskScope } from './kiosk-keys.ts';
-import { APPLICATION_ID, MIN_SECRET_LENGTH, SELLER_ID, resolveApplications, type WebhookApplication } from './applications.ts';
-import { tokenOwner } from './order-confirmation.ts';
+import { parseKioskKey, type KioskScope } from './kiosk-keys.ts';
+import { MIN_SECRET_LENGTH, resolveApplications, type WebhookApplication } from './applications.ts';
+import { checkSellerTokens, parseApplications, parseSellerTokens } from './config-entries.ts';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 import { DEFAULT_IPN_LIMITS, type IpnLimits } from './ipn-lookups.ts';
 import type { MetricsAccess } from './metrics-access.ts';
@@ -27,32 +27,6 @@ export interface RelayConfig {
   /** issue 18: the key of GET /fleet and /fleet.html; never a kiosk key. */
   adminKey?: string;
 }
-
-export const RELAY_USAGE = `Usage: npm run relay -- --port N --platform-url URL
-         (--application ID=SECRET[,SECRET2]:SELLER1[,SELLER2] [...] | --webhook-secret S [--webhook-secret S2 ...])
-         --kiosk-key KEY=USER_ID[:POS1,POS2...] [...] [--data FILE | --redis URL]
-         [--platform-token TOKEN] [--seller-token USER_ID=TOKEN ...] [--host ADDRESS] [--retention-days N]
-         [--headers-timeout-ms N] [--request-timeout-ms N] [--keep-alive-timeout-ms N] [--max-connections N]
-         [--ipn-concurrency N] [--ipn-queue N] [--ipn-rate N]
-         [--metrics-host ADDRESS --metrics-port N] [--metrics-token TOKEN | --metrics-open] [--admin-key KEY] [--config FILE]
-
---application: a webhook secret binds to one application and speaks only for its sellers (user ids).
---webhook-secret: the legacy single application, whose sellers are the sellers of the kiosk keys.
---seller-token: the relay confirms that seller's order events with GET /v1/orders/{id} before streaming them.
---admin-key: the operator's key for the fleet page (GET /fleet, /fleet.html); not a kiosk key.
---metrics-open: serve /metrics without a credential (it shows the fleet); else it asks for the metrics token or admin key.
-
-Every setting can also come from a JSON config file (--config FILE or RELAY_CONFIG) with the keys
-port, host, platformUrl, data, applications[{id, secrets[], sellers[]}], webhookSecrets[], kioskKeys[], platformToken,
-sellerTokens{USER_ID: TOKEN}, redis, retentionDays, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs,
-maxConnections, ipnConcurrency, ipnQueue, ipnRatePerSecond, metricsHost, metricsPort, metricsToken, metricsOpen (true), adminKey,
-or from the environment: RELAY_PORT, RELAY_HOST, RELAY_PLATFORM_URL, RELAY_DATA, RELAY_APPLICATIONS (space-separated
-ID=SECRET[,SECRET2]:SELLER1[,SELLER2] entries), RELAY_WEBHOOK_SECRETS (comma-separated), RELAY_KIOSK_KEYS
-(space-separated KEY=USER_ID[:POS1,POS2] entries), RELAY_PLATFORM_TOKEN, RELAY_SELLER_TOKENS (space-separated
-USER_ID=TOKEN entries), RELAY_REDIS_URL, RELAY_RETENTION_DAYS, RELAY_HEADERS_TIMEOUT_MS, RELAY_REQUEST_TIMEOUT_MS,
-RELAY_KEEP_ALIVE_TIMEOUT_MS, RELAY_MAX_CONNECTIONS, RELAY_IPN_CONCURRENCY, RELAY_IPN_QUEUE, RELAY_IPN_RATE,
-RELAY_METRICS_HOST, RELAY_METRICS_PORT, RELAY_METRICS_TOKEN, RELAY_METRICS_OPEN (1 or true), RELAY_ADMIN_KEY. Flags win over the environment, which wins over the file.
-`;
 
 /** Whole-number settings: flag, variable and bounds (the config file key is the property name). */
 const NUMBERS = {
@@ -381,51 +355,4 @@ export function loadRelayConfig(argv: string[], env: NodeJS.ProcessEnv, readFile
       ...(merged.adminKey !== undefined ? { adminKey: merged.adminKey } : {}),
     },
   };
-}
-
-type Problem = { ok: false; error: string };
-
-/**
- * ID=SECRET[,SECRET2]:SELLER1[,SELLER2] entries. The sellers follow the last colon (user ids have none); a problem
- * names the application id or the entry's position, never a secret.
- */
-export function parseApplications(texts: readonly string[], setting: string): { ok: true; applications: Array<{ id: string; secrets: string[]; sellers: string[] }> } | Problem {
-  const applications: Array<{ id: string; secrets: string[]; sellers: string[] }> = [];
-  for (const [index, text] of texts.entries()) {
-    const eq = text.indexOf('=');
-    const colon = text.lastIndexOf(':');
-    if (eq <= 0 || colon < eq) return { ok: false, error: `${setting} entry ${index + 1} must look like ID=SECRET[,SECRET2]:SELLER1[,SELLER2]` };
-    const id = text.slice(0, eq);
-    if (!APPLICATION_ID.test(id)) return { ok: false, error: `${setting} entry ${index + 1}: the application id ${redact(id)} must be 1 to 64 letters, digits, _ or -` };
-    const secrets = text.slice(eq + 1, colon).split(',');
-    const sellers = text.slice(colon + 1).split(',');
-    if (secrets.some((s) => s === '')) return { ok: false, error: `${setting} ${id}: secrets must be a comma-separated list of non-empty secrets` };
-    if (sellers.some((s) => !SELLER_ID.test(s))) return { ok: false, error: `${setting} ${id}: sellers must be a comma-separated list of numeric user ids` };
-    applications.push({ id, secrets, sellers });
-  }
-  return { ok: true, applications };
-}
-
-/** USER_ID=TOKEN entries. */
-export function parseSellerTokens(texts: readonly string[], setting: string): { ok: true; tokens: Record<string, string> } | Problem {
-  const tokens: Record<string, string> = {};
-  for (const [index, text] of texts.entries()) {
-    const eq = text.indexOf('=');
-    const userId = eq > 0 ? text.slice(0, eq) : '';
-    if (!SELLER_ID.test(userId) || eq === text.length - 1) return { ok: false, error: `${setting} entry ${index + 1} must look like USER_ID=TOKEN with a numeric user id` };
-    if (Object.hasOwn(tokens, userId)) return { ok: false, error: `${setting}: two tokens for seller ${userId}` };
-    tokens[userId] = text.slice(eq + 1);
-  }
-  return { ok: true, tokens };
-}
-
-/** A token names its seller (platform-facts: it ends with -<user_id>): one filed under another seller is a mistake. */
-function checkSellerTokens(tokens: Record<string, string>): string | null {
-  for (const [userId, token] of Object.entries(tokens)) {
-    if (!SELLER_ID.test(userId)) return `seller token: ${userId.slice(0, 24)} is not a numeric user id`;
-    if (token === '' || /\s/.test(token)) return `the token of seller ${userId} must be non-empty, without spaces`;
-    const owner = tokenOwner(token);
-    if (owner !== null && owner !== userId) return `the token given for seller ${userId} belongs to another seller (it ends with another user id)`;
-  }
-  return null;
 }

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Redis } from 'ioredis';
-import { configureSqlite } from '../node-common/sqlite.ts';
+import { openRelaySqlite } from './sqlite-file.ts';
 import { loadRedis, redisAddress } from './log/redis-log.ts';
 import { heartbeatSchema, type Heartbeat } from '../shared/schemas/heartbeat.ts';
 
@@ -95,34 +95,17 @@ function readBeat(seller: string, keyId: string, text: string, receivedAt: numbe
 }
 
 /**
- * The fleet in the relay's SQLite file (its own connection; ':memory:' for an in-memory relay). The table is created
- * if absent rather than numbered among the log's migrations: the file's user_version counts the event log's schema,
- * and an older relay opening the file must still find its own version there.
+ * The fleet in the relay's SQLite file (its own connection; ':memory:' for an in-memory relay). Its tables are among the
+ * file's numbered migrations (issue 28, relay/sqlite-file.ts), which also carry the records of the tables older relays
+ * created here on start; a file a newer relay wrote is refused, unchanged.
  */
 export class SqliteFleetStore implements FleetStore {
   readonly #db: Database.Database;
   readonly #stmts;
 
   constructor(file: string) {
-    this.#db = new Database(file);
     // NORMAL: a heartbeat lost to a power cut is replaced by the next one a minute later.
-    configureSqlite(this.#db, { synchronous: 'NORMAL' });
-    // issue 27: fleet_beats adds the key that owns each record. The earlier fleet_kiosks (no owner, so any key of the
-    // seller could overwrite it) is dropped: every kiosk sends its next heartbeat within a minute anyway.
-    this.#db.exec(`DROP TABLE IF EXISTS fleet_kiosks;
-     CREATE TABLE IF NOT EXISTS fleet_beats (
-       seller TEXT NOT NULL,
-       kiosk_id TEXT NOT NULL,
-       key_id TEXT NOT NULL,
-       heartbeat TEXT NOT NULL,
-       received_at INTEGER NOT NULL,
-       PRIMARY KEY (seller, kiosk_id)
-     ) STRICT;
-     CREATE INDEX IF NOT EXISTS fleet_beats_received_at ON fleet_beats (received_at);
-     CREATE TABLE IF NOT EXISTS fleet_test_notifications (
-       id INTEGER PRIMARY KEY AUTOINCREMENT,
-       record TEXT NOT NULL
-     ) STRICT;`);
+    this.#db = openRelaySqlite(file, { synchronous: 'NORMAL' });
     const db = this.#db;
     this.#stmts = {
       owner: db.prepare<[string, string], { key_id: string }>('SELECT key_id FROM fleet_beats WHERE seller = ? AND kiosk_id = ?'),

@@ -1,5 +1,6 @@
 import { buildRelay } from './app.ts';
-import { loadRelayConfig, RELAY_USAGE } from './config.ts';
+import { loadRelayConfig } from './config.ts';
+import { RELAY_USAGE } from './config-usage.ts';
 import { tokenOwner } from './order-confirmation.ts';
 
 // Entry point: `npm run relay -- --port N --platform-url URL --webhook-secret S --kiosk-key KEY=USER_ID ...`.

@@ -1,8 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../node-common/time.ts';
-import { bearerMatches } from './metrics-access.ts';
-import type { AuthLimiter } from './auth-limiter.ts';
-import type { KioskScope } from './kiosk-keys.ts';
 import type { Rejection } from './rejections.ts';
 import { timestampMs } from './signature.ts';
 import type { NotificationHealth, NotificationRefusal } from '../shared/push-health.ts';
@@ -99,31 +95,4 @@ export class NotificationHealthTracker {
       problem,
     };
   }
-}
-
-/**
- * GET /notifications/health: the tracker's report, for a kiosk key (with its seller's last acceptance) or the admin key.
- * Nothing in it is a secret or another seller's data: counts, times and the skew.
- */
-export function registerNotificationHealth(
-  app: FastifyInstance,
-  options: { tracker: NotificationHealthTracker; kioskScope: (request: FastifyRequest) => KioskScope | null; adminKey?: string | undefined; authLimiter: AuthLimiter },
-): void {
-  app.get('/notifications/health', async (request, reply) => {
-    const scope = options.kioskScope(request);
-    if (scope === null) {
-      // issue 27: the admin key is taken here too, so a guess here shares the fleet's and /metrics' per-source limit
-      // (relay/auth-limiter.ts); a kiosk's own key is answered first and never limited.
-      const wait = options.authLimiter.retryAfterSeconds(request.ip);
-      if (wait !== null) {
-        return reply.code(429).header('retry-after', String(wait)).send({ error: 'too_many_attempts', message: `Too many failed admin-key attempts from this address; retry in ${wait} s.` });
-      }
-      const header = request.headers.authorization;
-      if (options.adminKey === undefined || !bearerMatches(header, options.adminKey)) {
-        if (header !== undefined) options.authLimiter.fail(request.ip);
-        return reply.code(401).send({ error: 'unauthorized', message: 'A kiosk key or the admin key is required: Authorization: Bearer <key>.' });
-      }
-    }
-    return reply.code(200).header('cache-control', 'no-store').send(options.tracker.report(scope?.userId ?? null));
-  });
 }

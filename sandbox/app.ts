@@ -10,13 +10,15 @@ import { OAuthService } from './domain/oauth.ts';
 import { OrderService } from './domain/orders.ts';
 import { IdempotencyStore } from './domain/idempotency.ts';
 import { Notifier } from './domain/notifier.ts';
-import { LegacyService } from './domain/legacy.ts';
+import { LegacyPayments } from './domain/legacy-payments.ts';
+import { LegacyLookups } from './domain/legacy-lookups.ts';
 import { SellerService } from './domain/sellers.ts';
 import { StoreService } from './domain/stores.ts';
 import { PosService } from './domain/pos.ts';
 import { FaultTable, type Fault } from './http/faults.ts';
 import { ControlHosts, guardControlRoutes } from './http/control-hosts.ts';
-import { ApiError, DocumentedApiError, OAuthError, sendApiError, sendDocumentedError, sendOAuthError } from './http/replies.ts';
+import { ApiError, DocumentedApiError, OAuthError } from './domain/errors.ts';
+import { sendApiError, sendDocumentedError, sendOAuthError } from './http/replies.ts';
 import { apiErrorBody, oauthErrorBody } from '../shared/errors.ts';
 import { registerOAuthRoutes } from './routes/oauth.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
@@ -121,7 +123,8 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
   });
   const profile = new ProfileSetting(options.profile ?? 'seed');
   const notifier = new Notifier(state, clock, ids, profile, { timeoutMs: options.deliveryTimeoutMs ?? 22_000, fetch: options.fetch ?? fetch, webhookTsAheadSeconds: options.webhookTsAheadSeconds ?? 0 });
-  const legacy = new LegacyService(state, clock, ids, notifier);
+  const legacy = new LegacyPayments(state, clock, ids, notifier);
+  const legacyLookups = new LegacyLookups(state);
   const orders = new OrderService(
     state,
     clock,
@@ -161,7 +164,7 @@ export function buildSandbox(options: SandboxOptions = {}): Sandbox {
     }
   };
 
-  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, sellers, stores, pos, faults, merchantKey, controlHosts, profile, sweep };
+  const context: SandboxContext = { clock, state, ids, oauth, orders, idempotency, notifier, legacy, legacyLookups, sellers, stores, pos, faults, merchantKey, controlHosts, profile, sweep };
   const app = buildHttp(context, options.bodyLimit ?? ONE_MIB, limits, options.boundServer);
 
   let timer: NodeJS.Timeout | null = null;

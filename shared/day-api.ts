@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
 import type { Currency } from './money.ts';
 import type { KioskOrderStatus } from './schemas/order.ts';
+import { tillCloseInput, tillOpenInput, type TenderTotals, type Till } from './till-api.ts';
 
 // issue 17 "Close the day": the part of the KioskApi contract (./kiosk-api.ts spreads it into kioskInputs and
 // KioskOutputs) for people with their own PIN, shifts, the Z report and the CSV export. The screens come later on this
@@ -143,6 +144,12 @@ export interface ZReport {
   currencies: ReportCurrencyBlock[];
   /** Orders not final when the report was made, oldest first. */
   openOrders: ReportOpenOrder[];
+  /**
+   * issue 29: the takings by tender (QR, cash, both) per currency, and the tills of the range (a shift's own; a day's:
+   * the shifts opened in it), with expected, counted and over/short. Absent on reports closed before issue 29.
+   */
+  tender?: TenderTotals[];
+  tills?: Till[];
 }
 
 /** One figure of one order that the kiosk and the platform see differently (checkDay), for the screen to word. */
@@ -209,10 +216,10 @@ export const dayInputs = {
     pin,
     patch: z.strictObject({ signIn: z.enum(['required', 'off']).optional(), shiftMaxHours: z.number().int().min(1).max(168).optional() }),
   }),
-  /** The person opening it, with their own PIN. shift_open when one is open. */
-  openShift: z.strictObject({ personId, pin }),
-  /** The person closing it, with their own PIN. no_open_shift when none is. */
-  closeShift: z.strictObject({ personId, pin, note: printable(200).optional() }),
+  /** The person opening it, with their own PIN; issue 29: with the till's float (./till-api.ts). shift_open when one is open. */
+  openShift: z.strictObject({ personId, pin, ...tillOpenInput }),
+  /** The person closing it, with their own PIN; issue 29: with the till's count. no_open_shift when none is. */
+  closeShift: z.strictObject({ personId, pin, note: printable(200).optional(), ...tillCloseInput }),
   currentShift: z.strictObject({}),
   /** Newest first, at most `limit` (default 20) opened before `before` (an openedAt). */
   listShifts: z.strictObject({ before: instant.optional(), limit: z.number().int().min(1).max(100).optional() }),

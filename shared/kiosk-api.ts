@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalString, managerPin as pin, orderId, printableText as printable } from './schemas/common.ts';
-import { ORDER_STATUSES, QR_MODES, type KioskOrderStatus } from './schemas/order.ts';
-import { COUNTRY_CODES, KIOSK_METHOD_NAMES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
+import { ORDER_STATUSES, type QR_MODES, type KioskOrderStatus } from './schemas/order.ts';
+import { COUNTRY_CODES, KIOSK_METHOD_NAMES } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
 import { MAX_SALE_LINES } from './platform-limits.ts';
@@ -14,6 +14,8 @@ import { setupInputs, type SetupOutputs } from './setup-api.ts';
 import { dayInputs, type DayOutputs, type PersonRef } from './day-api.ts';
 import { supportInputs, type SupportOutputs } from './support-api.ts';
 import { updateInputs, type UpdateOutputs } from './update-api.ts';
+import { settingsInputs, type SettingsOutputs } from './settings-api.ts';
+import { tillInputs, type TillOutputs } from './till-api.ts';
 
 // The one contract between the renderer and the main process (style guide 2): every method's input schema, its
 // result type, and the events main pushes. The preload, the main handlers, the web shell and the renderer bridge all
@@ -191,33 +193,8 @@ export interface CatalogImportReport {
 
 export { COUNTRY_CODES, LANGUAGES, type CountryCode, type Language } from './kiosk-names.ts';
 
-export interface KioskSettings {
-  posId: string;
-  qrMode: (typeof QR_MODES)[number];
-  /** ISO 8601 duration for new orders, e.g. PT5M. */
-  expiration: string;
-  language: Language;
-  relayUrl: string | null;
-  /** Whether a relay key is kept (in the vault, never shown again). */
-  relayKeySet: boolean;
-  platformUrl: string | null;
-  /** The seller's country: sets the currency. Fixed by training; chosen by the manager when connecting a real account. */
-  countryCode: CountryCode | null;
-  /** The store's name as printed on receipts. */
-  storeName: string | null;
-  /** The printer receipts go to silently (Electron); null: the system's default printer, or the print dialog. */
-  printerName: string | null;
-  /** issue 15: a short chime when a payment lands (default on; the manager can mute it). */
-  soundOnPayment: boolean;
-  /** issue 18: the generic update feed (electron-builder's latest-*.yml and installers); null: no automatic updates. */
-  updateFeedUrl: string | null;
-  /** issue 18: "HH:MM-HH:MM", the counter PC's local time, when an idle kiosk may install an update (default 03:00-05:00). */
-  maintenanceWindow: string;
-  hasPin: boolean;
-}
-
-/** issue 18: a maintenance window, "HH:MM-HH:MM" (24 h; the end before the start crosses midnight). */
-export const MAINTENANCE_WINDOW_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
+export { MAINTENANCE_WINDOW_PATTERN } from './settings-table.ts';
+export type { KioskSettings } from './settings-api.ts';
 
 /**
  * issue 12: the screen's id for one intended refund (a UUID made when the refund dialog opens). The same id again (a
@@ -317,28 +294,8 @@ export const kioskInputs = {
   listOutbox: z.strictObject({}),
   retryOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
   dropOutboxItem: z.strictObject({ id: z.string().min(1).max(64), pin }),
-  getSettings: z.strictObject({}),
   /** What the offline banner shows at load; afterwards `connectivity.changed` events keep it current. */
   getConnectivity: z.strictObject({}),
-  updateSettings: z.strictObject({
-    pin,
-    patch: z.strictObject({
-      posId: z.string().min(1).max(128).optional(),
-      qrMode: z.enum(QR_MODES).optional(),
-      expiration: z.string().regex(/^P/).max(32).optional(),
-      language: z.enum(LANGUAGES).optional(),
-      relayUrl: z.url().nullable().optional(),
-      /** Kept in the vault, never in the database; null forgets it. */
-      relayKey: z.string().min(8).max(256).nullable().optional(),
-      countryCode: z.enum(COUNTRY_CODES).optional(),
-      storeName: printable(64).nullable().optional(),
-      printerName: printable(128).nullable().optional(),
-      soundOnPayment: z.boolean().optional(),
-      /** issue 18: https:// (plain http:// only on this machine); null: no automatic updates. */
-      updateFeedUrl: z.url().nullable().optional(),
-      maintenanceWindow: z.string().regex(MAINTENANCE_WINDOW_PATTERN, 'HH:MM-HH:MM').optional(),
-    }),
-  }),
   listCatalog: z.strictObject({}),
   saveCatalogItem: z.strictObject({ pin, item: catalogItemInput }),
   deleteCatalogItem: z.strictObject({ pin, id: z.string().min(1).max(64) }),
@@ -353,15 +310,10 @@ export const kioskInputs = {
   /** Prints the order's 80 mm receipt. `printed: false`: this shell has no silent printing; show the print dialog. */
   printReceipt: z.strictObject({ id: orderId }),
   listPrinters: z.strictObject({}),
-  setPin: z.strictObject({ currentPin: pin.optional(), newPin: pin }),
-  verifyPin: z.strictObject({ pin }),
   /** Training mode only: the "customer pays" button approves through the sandbox. */
   simulatePayment: z.strictObject({ id: orderId, outcome: z.enum(['approved', 'rejected']) }),
-  /**
-   * Training mode only (issue 15 "First five minutes"): forgets this kiosk's sales, their refunds and cancels, so a
-   * trainer starts afresh; the catalog, settings and PIN stay. Refused while a sale is open or an item is being sent.
-   */
-  resetTraining: z.strictObject({ pin }),
+  /** The settings, the manager PIN and the training reset (issue 28: the settings are ./settings-table.ts's rows): ./settings-api.ts. */
+  ...settingsInputs,
   /** issue 16: live store setup (stores, points of sale, the counter's QR, readiness): ./setup-api.ts. */
   ...setupInputs,
   /** issue 17: people, shifts, the Z report and the CSV export: ./day-api.ts. */
@@ -370,13 +322,15 @@ export const kioskInputs = {
   ...supportInputs,
   /** issue 18: software updates (Settings → "Software update"): ./update-api.ts. */
   ...updateInputs,
+  /** issue 29: cash sales, split tender's cash part, cash refunds and the till: ./till-api.ts. */
+  ...tillInputs,
 } as const;
 
 export type KioskMethod = keyof typeof kioskInputs;
 export type KioskInput<M extends KioskMethod> = z.infer<(typeof kioskInputs)[M]>;
 
 /** issue 16: the setup methods' results are in ./setup-api.ts; issue 17's in ./day-api.ts. */
-export interface KioskOutputs extends SetupOutputs, DayOutputs, SupportOutputs, UpdateOutputs {
+export interface KioskOutputs extends SettingsOutputs, SetupOutputs, DayOutputs, SupportOutputs, UpdateOutputs, TillOutputs {
   getSession: SessionState;
   connect: SessionState;
   disconnect: SessionState;
@@ -390,14 +344,8 @@ export interface KioskOutputs extends SetupOutputs, DayOutputs, SupportOutputs, 
   listOutbox: OutboxItem[];
   retryOutboxItem: OutboxItem;
   dropOutboxItem: OutboxItem;
-  getSettings: KioskSettings;
   getConnectivity: Connectivity;
-  updateSettings: KioskSettings;
-  setPin: { hasPin: true };
-  verifyPin: { valid: true };
   simulatePayment: KioskOrder;
-  /** How many sales and outbox items were forgotten. */
-  resetTraining: { orders: number; outboxItems: number };
   listCatalog: CatalogItem[];
   saveCatalogItem: CatalogItem;
   deleteCatalogItem: { deleted: true };

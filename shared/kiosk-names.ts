@@ -66,6 +66,16 @@ export const KIOSK_METHOD_NAMES = [
   // issue 18: software updates (shared/update-api.ts).
   'getUpdateState',
   'updateNow',
+  // issue 29: shared/till-api.ts.
+  'recordCashSale',
+  'getCashSale',
+  'listCashSales',
+  'refundCashSale',
+  'returnSplitCash',
+  'currentTill',
+  'getTill',
+  'payIn',
+  'payOut',
 ] as const;
 
 const METHOD_NAMES: ReadonlySet<string> = new Set<string>(KIOSK_METHOD_NAMES);
@@ -74,6 +84,9 @@ const METHOD_NAMES: ReadonlySet<string> = new Set<string>(KIOSK_METHOD_NAMES);
 export function isKioskMethod(method: string): method is (typeof KIOSK_METHOD_NAMES)[number] {
   return METHOD_NAMES.has(method);
 }
+
+/** seed 4.3: how a point of sale's QR takes orders (no zod here: the settings table and the renderer read it). */
+export const QR_MODES = ['static', 'dynamic', 'hybrid'] as const;
 
 /** The sellers' countries the kiosk serves, and each one's currency (seed 2.5: country_code; CLP has no minor unit). */
 export const COUNTRY_CURRENCY = { AR: 'ARS', BR: 'BRL', CL: 'CLP', UY: 'UYU' } as const;

@@ -59,6 +59,19 @@ export function parseAmount(text: string, currency: Currency): AmountResult {
   return { ok: true, minor };
 }
 
+/** An amount read once: integer minor units for arithmetic, and its canonical decimal string for records and the wire. */
+export type CanonicalAmountResult = { ok: true; minor: number; amount: string } | { ok: false; reason: string };
+
+/**
+ * Reads a wire amount once into both forms the kiosk keeps (issue 28: a refund's amount is parsed once, never
+ * formatted back from a number another layer made): "30" → 3000 and "30.00"; CLP "1500.00" → 1500 and "1500".
+ * Failure as parseAmount.
+ */
+export function canonicalAmount(text: string, currency: Currency): CanonicalAmountResult {
+  const parsed = parseAmount(text, currency);
+  return parsed.ok ? { ok: true, minor: parsed.minor, amount: formatAmount(parsed.minor, currency) } : parsed;
+}
+
 /**
  * Canonical wire form of `minor` units: "10.50", "10.00", CLP "1500".
  * Throws RangeError when `minor` is not a non-negative safe integer, or is above what parseAmount accepts

@@ -1,5 +1,6 @@
 import type { CreateOrderRequest, Order, RefundOrderRequest } from '../../shared/schemas/order.ts';
 import type { PlatformRefundResponse } from '../../shared/schemas/platform-order.ts';
+import { KioskFailure } from '../../shared/kiosk-failure.ts';
 
 // The seams of the kiosk core (style guide 7): everything that reads time, randomness, the network or the keychain
 // takes it as one of these, so the same services run in Electron, in the web shell and in tests.
@@ -34,8 +35,12 @@ export interface TokenVault {
   delete(name: SecretName): Promise<void>;
 }
 
-export class VaultUnavailableError extends Error {
-  readonly code = 'keychain_unavailable';
+/** No keychain service can be reached (issue 28: a KioskFailure of code keychain_unavailable, with its own sentence). */
+export class VaultUnavailableError extends KioskFailure<'keychain_unavailable'> {
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super('keychain_unavailable', message, options);
+    this.name = 'VaultUnavailableError';
+  }
 }
 
 /** A call made with one idempotency key; the key is chosen and stored by the caller before the first send. */

@@ -4,7 +4,7 @@ import { dispatch } from '../core/api-dispatch.ts';
 import type { Logger } from '../core/ports.ts';
 import { EVENT_CHANNEL, EVENTS_READY_CHANNEL, methodChannel } from '../preload/channels.ts';
 import { isTrustedSender, type IpcSenderEvent } from './ipc-sender.ts';
-import { kioskError } from '../../shared/kiosk-errors.ts';
+import { refuse } from '../../shared/kiosk-failure.ts';
 
 export type KioskIpcMain = Pick<IpcMain, 'handle' | 'removeHandler' | 'on' | 'removeListener'>;
 export type EventTarget = Pick<WebContents, 'id' | 'send' | 'isDestroyed'>;
@@ -27,7 +27,8 @@ export interface KioskIpc {
   dispose(): void;
 }
 
-const FORBIDDEN: Result<never> = { ok: false, error: kioskError('forbidden_sender', 'This request did not come from the kiosk.') };
+// issue 28: the refusal's words are the table's (shared/kiosk-errors.ts), as the web shell's are.
+const FORBIDDEN: Result<never> = { ok: false, error: refuse('forbidden_sender').kioskError() };
 
 /**
  * The kiosk's IPC (issue 6): one handler per KioskApi method. Each checks the sender (our window, top frame, our

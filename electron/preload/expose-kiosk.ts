@@ -1,6 +1,7 @@
 import type { ContextBridge, IpcRenderer } from 'electron';
 import type { KioskApi, KioskEvent, KioskMethod, Result } from '../../shared/kiosk-api.ts';
 import { EVENT_CHANNEL, EVENTS_READY_CHANNEL, methodChannel } from './channels.ts';
+import { SHELL_UNREACHABLE } from '../../shared/shell-unreachable.ts';
 
 /** The global the renderer finds the bridge under (renderer/src/lib/bridge.ts `createBridge` reads window.kiosk). */
 export const EXPOSED_NAME = 'kiosk';
@@ -13,8 +14,8 @@ export interface KioskBridge {
 
 export type PreloadIpc = Pick<IpcRenderer, 'invoke' | 'on' | 'send'>;
 
-// shell_unreachable as shared/kiosk-errors.ts has it (retryable), written out: the preload stays free of the table.
-const unreachable: Result<never> = { ok: false, error: { code: 'shell_unreachable', message: 'The kiosk service is not answering.', retryable: true } };
+// shell_unreachable without the error table (shared/shell-unreachable.ts says why): the preload stays free of it.
+const unreachable: Result<never> = { ok: false, error: SHELL_UNREACHABLE };
 
 /**
  * Builds the bridge the page gets (issue 6 "electron/preload", style guide 3): one named function per KioskApi

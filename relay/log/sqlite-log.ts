@@ -1,29 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { configureSqlite, migrateSqlite } from '../../node-common/sqlite.ts';
+import { openRelaySqlite } from '../sqlite-file.ts';
 import type { AppendInput, AppendResult, EventLog, LoggedEvent, ReadResult, SellerReadResult } from './event-log.ts';
 import { EventTail } from './tail.ts';
-
-// Numbered migrations (style guide 11), STRICT tables, explicit indexes.
-const MIGRATIONS = [
-  `CREATE TABLE events (
-     id INTEGER PRIMARY KEY AUTOINCREMENT,
-     user_id TEXT NOT NULL,
-     pos_id TEXT,
-     type TEXT NOT NULL,
-     received_at INTEGER NOT NULL,
-     payload TEXT NOT NULL
-   ) STRICT;
-   CREATE INDEX events_received_at ON events (received_at);
-   CREATE TABLE request_ids (request_id TEXT PRIMARY KEY, body_hash TEXT NOT NULL, received_at INTEGER NOT NULL) STRICT;
-   CREATE INDEX request_ids_received_at ON request_ids (received_at);
-   CREATE TABLE order_versions (order_id TEXT PRIMARY KEY, version INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT;
-   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;`,
-  // issue 12: data.version is unsigned, so it no longer orders or drops anything; what was kept for it goes.
-  `DROP TABLE order_versions;`,
-  // issue 14 "Relay routing": a stream reads its seller's events only, by this index, whatever else the log holds.
-  `CREATE INDEX events_user_id ON events (user_id, id);`,
-];
 
 /** Events kept in memory for live streams: a few seconds of a busy store's traffic, a few MB at most. */
 const TAIL_SIZE = 2048;
@@ -56,9 +35,8 @@ export class SqliteEventLog implements EventLog {
   readonly #tail = new EventTail(TAIL_SIZE, (a, b) => Number(a) - Number(b));
 
   constructor(readonly file: string) {
-    this.#db = new Database(file);
-    configureSqlite(this.#db, { synchronous: 'FULL' });
-    migrateSqlite(this.#db, MIGRATIONS, { newer: (version, known) => new Error(`${file}: schema version ${version} is newer than this relay understands (${known})`) });
+    // The file's numbered migrations, the fleet's tables among them (issue 28): relay/sqlite-file.ts.
+    this.#db = openRelaySqlite(file, { synchronous: 'FULL' });
     this.#emitter.setMaxListeners(0);
     const db = this.#db;
     this.#stmts = {

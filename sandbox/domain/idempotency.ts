@@ -71,7 +71,7 @@ export class IdempotencyStore {
   }
 
   /**
-   * remember() for a create whose answer the route has already written as text (OrderService.renderJson): only the
+   * remember() for a create whose answer the route has already written as text (OrderService.viewJson, order-views.ts): only the
    * order id is kept, as remember() with createdOrderId does, and nothing is serialised here (issue 14 throughput).
    */
   rememberCreated(userId: string, key: string, fingerprint: string, status: number, orderId: string): void {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
-import { OAuthError } from '../http/replies.ts';
+import { OAuthError } from './errors.ts';
 import type { AccessTokenRecord, AuthCodeRecord, RefreshTokenRecord, SandboxState } from '../state.ts';
 import { GRANT_TYPES, SCOPES, type AccessToken, type GrantType, type TokenRequest } from '../../shared/schemas/oauth.ts';
 

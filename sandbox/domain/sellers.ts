@@ -3,7 +3,7 @@ import type { IdGenerator } from '../ids.ts';
 import type { SandboxState, SellerRecord, StoreLocation, StoreRecord } from '../state.ts';
 import type { StoreService } from './stores.ts';
 import type { PosService } from './pos.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from './errors.ts';
 import { COUNTRY_CURRENCY, isSupportedCountry } from '../../shared/schemas/common.ts';
 import { buildMerchantQr } from '../../shared/emv-qr.ts';
 import { buildMerchantQrFast } from './merchant-qr-template.ts';

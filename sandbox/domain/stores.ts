@@ -2,20 +2,7 @@ import type { Clock } from '../clock.ts';
 import { isoTimestamp } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import { WEEKDAYS, type BusinessHours, type SandboxState, type StoreLocation, type StoreRecord } from '../state.ts';
-import { STORES_POS_ERRORS, type StoresPosErrorCode } from '../../shared/stores-pos-errors.ts';
-
-/** A Stores or POS API failure; the routes answer it in the older APIs' shape (shared/stores-pos-errors.ts). */
-export class StoresPosError extends Error {
-  constructor(
-    readonly code: StoresPosErrorCode,
-    message?: string,
-  ) {
-    super(message ?? STORES_POS_ERRORS[code].message);
-  }
-  get status(): number {
-    return STORES_POS_ERRORS[this.code].status;
-  }
-}
+import { StoresPosError } from './errors.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -50,7 +37,7 @@ export class StoreService {
     const input = requireBody(body, STORE_FIELDS);
     const now = this.clock.now();
     const store: StoreRecord = {
-      id: this.#newId(),
+      id: this.ids.unusedDigits(8, this.state.stores),
       user_id: userId,
       name: storeName(input.name),
       location: location(input.location),
@@ -65,7 +52,7 @@ export class StoreService {
   /** Creates a store the seller did not ask for: the control API's default store (training stays zero-config). */
   createDefault(userId: string, name: string, location: StoreLocation): StoreRecord {
     const now = this.clock.now();
-    const store: StoreRecord = { id: this.#newId(), user_id: userId, name, location, date_created: now, date_last_updated: now };
+    const store: StoreRecord = { id: this.ids.unusedDigits(8, this.state.stores), user_id: userId, name, location, date_created: now, date_last_updated: now };
     return this.state.stores.put(store.id, store);
   }
 
@@ -132,13 +119,6 @@ export class StoreService {
     const other = this.findByExternalId(userId, value);
     if (other && other.id !== selfId) throw new StoresPosError('conflict', `Store ${other.id} already has external_id ${value}.`);
     return value;
-  }
-
-  #newId(): string {
-    let id: string;
-    do id = this.ids.digits(8);
-    while (this.state.stores.has(id));
-    return id;
   }
 }
 

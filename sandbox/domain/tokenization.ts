@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from './errors.ts';
 import type { CardTokenRecord, SandboxState } from '../state.ts';
 import type { MerchantKey } from '../wallet/merchant-key.ts';
 import { decryptWalletPaymentData } from '../wallet/ec-v1.ts';

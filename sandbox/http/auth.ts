@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { OAuthService } from '../domain/oauth.ts';
 import type { AccessTokenRecord } from '../state.ts';
-import { ApiError } from './replies.ts';
+import { ApiError } from '../domain/errors.ts';
 
 /**
  * seed 4.3 / 5.1 / 5.6: the bearer token comes in the Authorization header only. A token in the query string, or the

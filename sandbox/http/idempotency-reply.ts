@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { IdempotencyStore } from '../domain/idempotency.ts';
-import { ApiError } from './replies.ts';
+import { ApiError } from '../domain/errors.ts';
 
 /**
  * seed 4.3: a key already used with another request is idempotency_key_already_used; the same request within the

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { escapeHtml, page } from '../http/html.ts';
-import { OAuthError } from '../http/replies.ts';
+import { OAuthError } from '../domain/errors.ts';
 import { rawBody } from '../http/body.ts';
 import { DEFAULT_SCOPE, parseScope, redirectUriProblem } from '../domain/oauth.ts';
 

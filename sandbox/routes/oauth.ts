@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { parseJson, rawBody } from '../http/body.ts';
-import { OAuthError } from '../http/replies.ts';
+import { OAuthError } from '../domain/errors.ts';
 import { tokenRequestSchema } from '../../shared/schemas/oauth.ts';
 
 /**

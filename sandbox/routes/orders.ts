@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
 import { canonicalJson, parseJson, rawBody, schemaError } from '../http/body.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { replayOrRefuse, sendJsonText } from '../http/idempotency-reply.ts';
 import { canonicalPlainCreateOrderBody, plainCreateOrderBody } from '../http/create-order-body.ts';
 import { IdempotencyStore } from '../domain/idempotency.ts';
+import { renderRefundResponse } from '../domain/order-views.ts';
 import type { AccessTokenRecord } from '../state.ts';
 import { ORDER_ID_PATTERN } from '../../shared/schemas/common.ts';
 import { createOrderRequestSchema, refundOrderRequestSchema, type CreateOrderRequest } from '../../shared/schemas/order.ts';
@@ -56,7 +57,7 @@ export function registerOrderRoutes(app: FastifyInstance, ctx: SandboxContext): 
       const parsed = refundOrderRequestSchema.safeParse(body ?? {});
       if (!parsed.success) throw schemaError(parsed.error, body);
       const { order, refunds } = ctx.orders.refund(token, id, parsed.data);
-      return { status: 201, body: ctx.orders.renderRefundResponse(order, refunds) };
+      return { status: 201, body: renderRefundResponse(order, refunds) };
     });
   });
 }

@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseJson } from '../http/body.ts';
 import type { SandboxContext } from '../context.ts';
 import { escapeHtml, page } from '../http/html.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { formatAmount } from '../../shared/money.ts';
 import { parseMerchantQr } from '../../shared/emv-qr.ts';
 import type { OrderRecord, PosRecord } from '../state.ts';
 import { consumeCardToken } from '../domain/tokenization.ts';
-import { brandOf, outcomeOf } from '../domain/legacy.ts';
+import { brandOf, outcomeOf } from '../domain/card-outcomes.ts';
 
 /**
  * The payer page (issue 2): a person plays the customer. GET /pay/{order id or QR id}, or GET /pay?qr=<payload> with

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { jsonBody } from '../http/body.ts';
-import { ApiError } from '../http/replies.ts';
+import { ApiError } from '../domain/errors.ts';
 import { webhookTsAheadProblem } from '../domain/webhook-ts.ts';
 
 /**

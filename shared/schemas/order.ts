@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currency, decimalString, orderId, timestamp } from './common.ts';
+import { QR_MODES } from '../kiosk-names.ts';
 
 // seed 3.1: order status and status_detail values.
 export const ORDER_STATUSES = ['created', 'processed', 'canceled', 'refunded', 'expired'] as const;
@@ -9,8 +10,8 @@ const PAYMENT_STATUSES = ['created', 'canceled', 'processed', 'refunded', 'expir
 const PAYMENT_STATUS_DETAILS = ['created', 'ready_to_process', 'canceled_by_api', 'accredited', 'refunded', 'expired', 'in_review'] as const;
 // seed 2.9
 const REFUND_STATUSES = ['processing', 'processed', 'failed'] as const;
-// seed 4.3
-export const QR_MODES = ['static', 'dynamic', 'hybrid'] as const;
+// seed 4.3 (the list lives with the contract's plain names, which the renderer may import)
+export { QR_MODES };
 // seed 2.7
 export const DISCOUNT_METHOD_TYPES = ['debit_card', 'credit_card', 'account_money', 'prepaid_card'] as const;
 

@@ -129,7 +129,7 @@ test('issue 17: two cashiers sell, the manager refunds one sale, and the Z repor
     await press(page.getByTestId('report-pin-dialog'), MANAGER_PIN);
     const [download] = await Promise.all([page.waitForEvent('download', WAIT), page.getByTestId('report-pin-dialog-confirm').click()]);
     const lines = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    assert.equal(lines[0], 'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded');
+    assert.equal(lines[0], 'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded;tender');
     const reference = async (id: string): Promise<string> => {
       const order = await k.core.api.getOrder({ id });
       assert.ok(order.ok);

@@ -102,7 +102,7 @@ test('issue 17: the day report shows the figures, closes with a number, prints, 
     assert.match(download.suggestedFilename(), /^orders-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
     const lines = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    assert.equal(lines[0], 'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded');
+    assert.equal(lines[0], 'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded;tender');
     assert.deepEqual(
       lines.slice(1).map((line) => line.split(';').slice(4, 7)).sort(),
       [['100,00', 'ARS', 'partially_refunded'], ['20,00', 'ARS', 'processed'], ['45,50', 'ARS', 'processed'], ['7,00', 'ARS', 'canceled']],

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import { typeOnKeyboard } from '../support/settings-screen.ts';
+import { renderOrder } from '../../sandbox/domain/order-views.ts';
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 20_000 };
@@ -130,7 +131,7 @@ test('issue 5: a typed amount and item lines never mix; issue 26: an 11-line car
     assert.match((await page.getByTestId('amount').textContent()) ?? '', /66,00/);
     await page.getByTestId('charge').click();
     const id = await createdOrderId(page);
-    const sent = k.platform.sandbox.orders.render(k.platform.sandbox.state.orders.get(id)!).items ?? [];
+    const sent = renderOrder(k.platform.sandbox.state.orders.get(id)!).items ?? [];
     assert.equal(sent.length, 10, 'the platform got 10 lines');
     assert.deepEqual(sent[9], { title: 'Otros 2 artículos', unit_price: '21.00', quantity: 1, unit_measure: 'unit' });
     const got = await k.core.api.getOrder({ id });

@@ -6,6 +6,7 @@
 // Argument: one JSON object (CrashChildConfig). Output: one JSON object per line.
 import { openCoreStack } from './core-stack.ts';
 import { FetchOrdersPort } from './orders-port.ts';
+import { formatAmount } from '../../shared/money.ts';
 
 export interface CrashChildConfig {
   db: string;
@@ -13,7 +14,7 @@ export interface CrashChildConfig {
   token: string;
   /** The sandbox's clock at spawn, so refund windows and backoff read the same time as the platform. */
   clockStartMs: number;
-  /** Refunds a manager asks for in this run (amounts in minor units). */
+  /** Refunds a manager asks for in this run (amounts in minor units of the orders' currency, ARS). */
   refunds: Array<{ orderId: string; amountMinor: number }>;
   /** Work until nothing is left to send, report `final`, exit 0. */
   finish: boolean;
@@ -43,7 +44,7 @@ stack.outbox.start();
 say({ event: 'ready' });
 for (const refund of config.refunds) {
   try {
-    await stack.outbox.enqueueRefund(refund.orderId, refund.amountMinor, 'manager-crash-child');
+    await stack.outbox.requestRefund({ orderId: refund.orderId, amount: formatAmount(refund.amountMinor, 'ARS'), approver: null, actor: 'manager-crash-child' });
   } catch (error) {
     say({ event: 'refused', orderId: refund.orderId, amountMinor: refund.amountMinor, message: String(error) });
   }

@@ -171,3 +171,31 @@ for (const [file, source] of nodeCommonAllowed) {
     assert.deepEqual(layering, []);
   });
 }
+
+// issue 28: sandbox/domain/ (the services and their failures) never imports the HTTP side, at any depth; the HTTP side
+// imports the domain. The parent sandbox/ rule still holds inside it.
+const sandboxDomainRefused: Array<[string, string]> = [
+  ['sandbox/domain/x.ts', "import { sendApiError } from '../http/replies.ts';"],
+  ['sandbox/domain/deep/er/x.ts', "import { authenticate } from '../../../http/auth.ts';"],
+  ['sandbox/domain/x.ts', "import { registerOrderRoutes } from '../routes/orders.ts';"],
+  ['sandbox/domain/deep/x.ts', "import { registerControlRoutes } from '../../routes/control.ts';"],
+  ['sandbox/domain/deep/x.ts', "import { buildRelay } from '../../../relay/app.ts';"],
+  ['sandbox/domain/x.ts', "import { app } from 'electron';"],
+];
+for (const [file, source] of sandboxDomainRefused) {
+  test(`the layering lint refuses ${file}: ${source}`, async () => {
+    const rules = (await lintProbe(file, source)).map((m) => m.ruleId);
+    assert.ok(rules.includes(LAYERING), `expected a layering error, got ${JSON.stringify(rules)}`);
+  });
+}
+const sandboxDomainAllowed: Array<[string, string]> = [
+  ['sandbox/domain/deep/x.ts', "import { ApiError } from '../errors.ts';\nimport type { SandboxState } from '../../state.ts';\nimport { money } from '../../../shared/money.ts';"],
+  ['sandbox/http/x.ts', "import { ApiError } from '../domain/errors.ts';"],
+  ['sandbox/routes/deep/x.ts', "import { OrderService } from '../../domain/orders.ts';"],
+];
+for (const [file, source] of sandboxDomainAllowed) {
+  test(`the layering lint allows ${file}: ${source.split('\n').join(' ')}`, async () => {
+    const layering = (await lintProbe(file, source)).filter((m) => m.ruleId === LAYERING || m.fatal);
+    assert.deepEqual(layering, []);
+  });
+}

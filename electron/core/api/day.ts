@@ -5,9 +5,12 @@ import { buildZReport, type ReportOrder } from '../reports/z-report.ts';
 import { localIso, ordersCsv } from '../reports/orders-csv.ts';
 import { cleanChecksSchema, Reconciler, reportReads } from '../reports/reconcile.ts';
 import { SettingsRepo } from '../store/settings-repo.ts';
+import { CashRepo } from '../store/cash-repo.ts';
+import { cashLedgerOf, sellerCurrency, withTill } from './till.ts';
 import type { KioskApi, Result } from '../../../shared/kiosk-api.ts';
 import type { CurrentCashier, DayOutputs, PersonRef, ZReport } from '../../../shared/day-api.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
+import { parseAmount } from '../../../shared/money.ts';
 
 type DayApi = Pick<KioskApi, keyof DayOutputs>;
 
@@ -18,7 +21,7 @@ const MAX_RANGE_MS = 31 * 24 * 3600_000;
  * issue 17 "Close the day" (shared/day-api.ts): people and their PINs, signing in to sell, shifts, the Z report and the
  * CSV export. Every change is audited with the manager who approved it (the guard names them from their own PIN).
  */
-export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'clock' | 'orders' | 'ordersRepo' | 'live' | 'db'>): DayApi {
+export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'clock' | 'orders' | 'ordersRepo' | 'live' | 'db' | 'settings'>): DayApi {
   const { guarded } = deps.guards;
   const { day, audit, clock } = deps;
   const { people } = day;
@@ -34,6 +37,9 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
     checks: new SettingsRepo(deps.db).kv('reconcile_checks', cleanChecksSchema),
     now,
   });
+  // issue 29: each shift's till (api/till.ts), opened with the shift's float and counted at its close.
+  const ledger = cashLedgerOf(deps);
+  const cashRepo = new CashRepo(deps.db);
   const by = (manager: PersonRef | null) => (manager ? `manager:${manager.id}` : 'manager');
 
   const cashierView = (): CurrentCashier => {
@@ -62,7 +68,7 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
     }
     // issue 17: the sales by their creation, the refunds by when they were made in the range (reports-repo.ts refundsIn).
     const report = buildZReport({ ...frame, generatedAt: now(), number, closedBy, orders, ...day.reports.refundsIn(frame.since, frame.until) });
-    return ok({ ...report, reconciled: reconciler.isReconciled(frame.since, frame.until) });
+    return ok(withTill({ ...report, reconciled: reconciler.isReconciled(frame.since, frame.until) }, ledger, cashRepo, (id) => day.shifts.get(id)));
   };
 
   return {
@@ -107,7 +113,16 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
       const person = await people.verifyPerson(input.personId, input.pin);
       if (!person.ok) return person;
       day.closeStaleShift();
-      const opened = day.shifts.open(randomUUID(), now(), { id: person.value.id, name: person.value.name });
+      // issue 29 "The till": the shift opens with its till (float 0 when none is given), in the seller's currency;
+      // the float is checked before anything is written, and the shift and its till are one transaction.
+      const currency = sellerCurrency(deps);
+      if (input.float !== undefined && currency === null) return { ok: false, error: kioskError('no_country') };
+      if (input.float !== undefined && currency !== null && !parseAmount(input.float, currency).ok) return { ok: false, error: kioskError('invalid_amount', 'The float is not an amount of the seller’s currency.') };
+      const opened = deps.db.transaction(() => {
+        const shift = day.shifts.open(randomUUID(), now(), { id: person.value.id, name: person.value.name });
+        if (shift !== null && currency !== null) ledger.openTill(shift, currency, input.float);
+        return shift;
+      })();
       if (opened === null) return { ok: false, error: kioskError('shift_open') };
       audit.append({ actor: `person:${person.value.id}`, action: 'shift.opened', subject: opened.id, detail: {} });
       return ok(opened);
@@ -117,7 +132,17 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
       if (!person.ok) return person;
       const open = day.currentShift();
       if (open === null) return { ok: false, error: kioskError('no_open_shift') };
-      const closed = day.shifts.close(open.id, now(), { id: person.value.id, name: person.value.name }, input.note ?? null, false);
+      // issue 29 "The till": the count (a total or by denomination) is checked before the shift closes, and recorded
+      // with the expected cash in the same transaction as the close.
+      const till = ledger.till(open);
+      const count = input.count && till ? ledger.readCount(input.count, till.currency) : null;
+      if (count && !count.ok) return count;
+      const closer = { id: person.value.id, name: person.value.name };
+      const closed = deps.db.transaction(() => {
+        const shift = day.shifts.close(open.id, now(), closer, input.note ?? null, false);
+        if (shift && count?.ok) ledger.countTill(shift, count.value, closer);
+        return shift;
+      })();
       audit.append({ actor: `person:${person.value.id}`, action: 'shift.closed', subject: open.id, detail: {} });
       return closed ? ok(closed) : { ok: false, error: kioskError('no_open_shift') };
     }),
@@ -144,7 +169,9 @@ export function dayApi(deps: Pick<CoreServices, 'guards' | 'day' | 'audit' | 'cl
       const orders = day.reports.ordersInRange(range.since, range.until);
       audit.append({ actor: by(manager), action: 'orders.exported', subject: null, detail: { since: range.since, until: range.until, rows: orders.length } });
       const fileName = `orders-${localIso(range.since).slice(0, 10)}-${localIso(new Date(Date.parse(range.until) - 1).toISOString()).slice(0, 10)}.csv`;
-      return ok({ csv: ordersCsv(orders, input.separator, localIso), rows: orders.length, fileName });
+      // issue 29: the cash sales of the range are rows of the file too (tender column).
+      const cash = ledger.salesInRange(range.since, range.until);
+      return ok({ csv: ordersCsv(orders, input.separator, localIso, cash), rows: orders.length + cash.length, fileName });
     }),
     checkDay: guarded('checkDay', { connected: true }, async (input) => {
       const range = rangeOf(input.since, input.until);

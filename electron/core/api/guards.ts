@@ -1,12 +1,10 @@
-import { VaultUnavailableError, type Logger } from '../ports.ts';
+import type { Logger } from '../ports.ts';
 import { DamagedRowError } from '../store/orders-repo.ts';
 import { isDiskFull } from '../store/disk-full.ts';
-import { OutboxRefusedError } from '../outbox/outbox.ts';
-import { CatalogError } from '../catalog/catalog-service.ts';
-import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
 import type { PinVerifyResult } from '../pin.ts';
 import { pinVerdictError } from '../people/people.ts';
-import { kioskError } from '../../../shared/kiosk-errors.ts';
+import { KIOSK_ERRORS, kioskError } from '../../../shared/kiosk-errors.ts';
+import { KioskFailure, refuse } from '../../../shared/kiosk-failure.ts';
 import type { Currency } from '../../../shared/money.ts';
 import type { KioskApi, KioskError, KioskInput, KioskMethod, KioskOutputs, Result } from '../../../shared/kiosk-api.ts';
 import type { PersonRef } from '../../../shared/day-api.ts';
@@ -80,32 +78,39 @@ export function createGuards(services: GuardServices): Guards {
     try {
       verdict = await pin.verify(given);
     } catch (error) {
-      // issue 12: no keychain, no pepper, no PIN check: never accepted.
-      if (error instanceof VaultUnavailableError) return { error: kioskError(error.code, error.message) };
+      // issue 12: no keychain, no pepper, no PIN check: never accepted (the vault's keychain_unavailable).
+      if (error instanceof KioskFailure && error.code === 'keychain_unavailable') return { error: error.kioskError() };
       throw error;
     }
     return verdict.ok ? { manager: verdict.person ?? null } : { error: pinVerdictError(verdict) };
   }
 
   function fail(error: unknown): Failure {
-    if (error instanceof OutboxRefusedError) return { ok: false, error: error.kioskError() };
-    if (error instanceof CatalogError) return { ok: false, error: kioskError(error.code, error.message, { details: error.details, problems: error.problems }) };
+    const failure = failureOf(error);
+    if (failure) return { ok: false, error: failure.kioskError() };
+    logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
+    return { ok: false, error: refuse('internal').kioskError() };
+  }
+
+  /**
+   * issue 28: the one mapping from a throw to the table. A KioskFailure (refuse(), and the classes built on it: the
+   * platform client's, the vault's, the outbox's) is answered as it is; the store names two conditions in its own
+   * terms, translated here; anything else is null (internal).
+   */
+  function failureOf(error: unknown): KioskFailure | null {
+    if (error instanceof KioskFailure) return error;
     if (error instanceof DamagedRowError) {
       // style guide 10: a damaged stored row is named, never shown as something else. Its message holds no secret.
       logger.error('damaged row in the kiosk database', { table: error.table, row: error.rowId, reason: error.reason });
-      return { ok: false, error: kioskError('damaged_data', `${error.message}. Ask for support; the rest of the kiosk keeps working.`) };
+      // The row first (support needs it), then the table's sentence.
+      return refuse('damaged_data', `${error.message}. ${KIOSK_ERRORS.damaged_data.message}`);
     }
-    if (error instanceof VaultUnavailableError) return { ok: false, error: kioskError(error.code, error.message) };
     if (isDiskFull(error)) {
       // issue 27 item 6: a full disk is named (disk_full), not shown as "internal"; the write was rolled back.
       logger.error('kiosk call failed: the disk is full', { error: error instanceof Error ? error.name : 'unknown' });
-      return { ok: false, error: kioskError('disk_full') };
+      return refuse('disk_full');
     }
-    // One code per condition (issue 13): no answer from the platform is network_error, in the table's words.
-    if (error instanceof PlatformNetworkError) return { ok: false, error: kioskError('network_error') };
-    if (error instanceof PlatformError) return { ok: false, error: error.kioskError() };
-    logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
-    return { ok: false, error: kioskError('internal') };
+    return null;
   }
 
   function guarded<M extends KioskMethod, S extends GuardSpec>(

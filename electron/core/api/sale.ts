@@ -5,7 +5,7 @@ import { ok, orderNotFound } from './guards.ts';
 import type { CoreServices } from './services.ts';
 import type { KioskApi } from '../../../shared/kiosk-api.ts';
 import type { CreateOrderRequest, Order } from '../../../shared/schemas/order.ts';
-import { formatAmount, parseAmount } from '../../../shared/money.ts';
+import { canonicalAmount } from '../../../shared/money.ts';
 import { parseDuration } from '../../../shared/duration.ts';
 import { kioskError, recordedError } from '../../../shared/kiosk-errors.ts';
 
@@ -57,7 +57,7 @@ export function saleApi(deps: CoreServices): SaleApi {
     orderChanged(order);
     if (order.status !== 'created') return;
     try {
-      await outbox.enqueueCancel(order.id, 'kiosk');
+      await outbox.requestCancel({ orderId: order.id, requester: null, actor: 'kiosk' });
     } catch (error) {
       logger.warn('an unanswered charge could not be withdrawn', { order: order.id, error: error instanceof Error ? error.name : 'unknown' });
     }
@@ -90,9 +90,9 @@ export function saleApi(deps: CoreServices): SaleApi {
       const seller = deps.day.seller();
       if (!seller.ok) return seller;
       const s = deps.settings();
-      const total = parseAmount(input.amount, currency);
+      const total = canonicalAmount(input.amount, currency);
       if (!total.ok || total.minor === 0) return { ok: false, error: kioskError('invalid_amount', total.ok ? 'The amount must be greater than zero.' : total.reason) };
-      const amount = formatAmount(total.minor, currency);
+      const { amount } = total;
       const lines = orderItems(input.items, total.minor, currency);
       if (!lines.ok) return { ok: false, error: lines.error };
       const request: CreateOrderRequest = {
@@ -153,10 +153,9 @@ export function saleApi(deps: CoreServices): SaleApi {
       }
       // Paid, canceled or expired by the platform's word: that is the answer (a paid order shows paid), never "canceled".
       if (current.status !== 'created') return ok(orderView(current));
-      const item = await outbox.enqueueCancel(input.id, 'cashier');
-      // issue 17: the cancel records the cashier signed in, when there is one.
-      const cashier = deps.day.people.current()?.person;
-      if (cashier) ops.attribute(item.id, { id: cashier.id, name: cashier.name });
+      // issue 17, 28: the cancel is recorded with the cashier signed in, when there is one, in one transaction.
+      const cashier = deps.day.people.current()?.person ?? null;
+      const item = await outbox.requestCancel({ orderId: input.id, requester: cashier, actor: 'cashier' });
       if (item.state === 'failed' && item.lastError) return { ok: false, error: recordedError(item.lastError) };
       // issue 15 "False alarms": the customer is paying (seed 7.5 instore_order_locked_error). The cancel was dropped,
       // not failed (no manager alert); the cashier is told to wait, and the sale waits for the platform's answer.

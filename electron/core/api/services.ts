@@ -16,7 +16,7 @@ import type { PepperedPin } from '../pin-pepper.ts';
 import type { DayServices } from '../people/day-services.ts';
 import type { EffectiveSettings, LaunchDefaults, StoredSettings } from '../settings/kiosk-settings.ts';
 import type { Guards } from './guards.ts';
-import type { PosCheck } from './setup.ts';
+import type { PosCheck } from '../platform/pos-check.ts';
 import type { Connectivity, KioskEvent, KioskOrder, SessionState } from '../../../shared/kiosk-api.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 

@@ -93,21 +93,13 @@ export function kioskSettingsView(deps: CoreServices): KioskSettings {
   const { launch, pin } = deps;
   const s = deps.settings();
   return {
-    posId: s.posId,
-    qrMode: s.qrMode,
-    expiration: s.expiration,
-    language: s.language,
-    relayUrl: s.relayUrl,
+    // Every public setting of the table as in force (shared/settings-table.ts); the secrets only as `<name>Set`.
+    ...s,
     // A key is kept for the relay: the one the manager saved, or the launch's for its own relay.
     relayKeySet: deps.savedRelayKey() !== null || (launch.relay !== null && s.relayUrl !== null && sameUrl(launch.relay.url, s.relayUrl)),
     platformUrl: deps.platformUrl,
-    countryCode: s.countryCode,
-    storeName: s.storeName,
-    printerName: s.printerName,
-    soundOnPayment: s.soundOnPayment,
     // issue 27: its password is not the screens' to show, PIN or not; the updater reads KioskCore.updateFeedUrl().
     updateFeedUrl: s.updateFeedUrl === null ? null : maskUrlPassword(s.updateFeedUrl),
-    maintenanceWindow: s.maintenanceWindow,
     hasPin: pin.isSet(),
   };
 }

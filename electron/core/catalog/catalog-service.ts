@@ -10,34 +10,11 @@ import { MAX_CATEGORIES } from '../../../shared/catalog-limits.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 import { csvProblem, csvProblemText, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
 import { MAX_EXTERNAL_CODE } from '../../../shared/platform-limits.ts';
+import { refuse, type KioskFailure } from '../../../shared/kiosk-failure.ts';
 
-/**
- * A catalog call refused, with the KioskApi error code the renderer explains. Nothing was written. An invalid_csv
- * refusal carries its problems twice, in the same order: `problems` for the screen to word in its language, `details`
- * as English sentences for logs and API users (KioskError in shared/kiosk-api.ts).
- */
-export class CatalogError extends Error {
-  constructor(
-    readonly code:
-      | 'item_not_found'
-      | 'duplicate_code'
-      | 'code_too_long'
-      | 'invalid_amount'
-      | 'catalog_full'
-      | 'invalid_csv'
-      | 'invalid_barcode'
-      | 'duplicate_barcode'
-      | 'category_not_found'
-      | 'duplicate_category'
-      | 'categories_full',
-    message: string,
-    readonly details?: string[],
-    readonly problems?: CsvProblem[],
-  ) {
-    super(message);
-    this.name = 'CatalogError';
-  }
-}
+// A catalog call refused throws refuse(code) (issue 28, shared/kiosk-failure.ts), and nothing was written. An
+// invalid_csv refusal carries its problems twice, in the same order: `problems` for the screen to word in its language,
+// `details` as English sentences for logs and API users (KioskError in shared/kiosk-api.ts).
 
 /** How many CSV problems a refused import lists (the message gives the total). */
 const MAX_LISTED_PROBLEMS = 20;
@@ -80,25 +57,25 @@ export class Catalog {
 
   /**
    * Creates the item (no id) or replaces the fields of item `id`; an absent externalCode, barcode or categoryId keeps
-   * the item's, null clears it. Throws CatalogError: item_not_found, duplicate_code, invalid_amount (not a price of
+   * the item's, null clears it. Throws a KioskFailure (refuse): item_not_found, duplicate_code, invalid_amount (not a price of
    * `currency`, or zero), catalog_full (a new item beyond MAX_CATALOG_ITEMS); issue 29: invalid_barcode (a GTIN whose
    * check digit is wrong: shared/barcode.ts), duplicate_barcode, category_not_found.
    */
   save(input: KioskInput<'saveCatalogItem'>['item'], currency: Currency, actor: string): CatalogItem {
     const price = parseAmount(input.unitPrice, currency);
-    if (!price.ok) throw new CatalogError('invalid_amount', `The price ${input.unitPrice} is not an amount in ${currency}: ${price.reason}.`);
-    if (price.minor === 0) throw new CatalogError('invalid_amount', 'A catalog price must be greater than zero.');
+    if (!price.ok) throw refuse('invalid_amount', `The price ${input.unitPrice} is not an amount in ${currency}: ${price.reason}.`);
+    if (price.minor === 0) throw refuse('invalid_amount', 'A catalog price must be greater than zero.');
     // issue 26: platform-facts "Create-order limits" (items[].external_code at most 30 characters).
     if (input.externalCode && input.externalCode.length > MAX_EXTERNAL_CODE) {
-      throw new CatalogError('code_too_long', `The code ${input.externalCode} has ${input.externalCode.length} characters; the payment platform takes at most ${MAX_EXTERNAL_CODE}.`);
+      throw refuse('code_too_long', `The code ${input.externalCode} has ${input.externalCode.length} characters; the payment platform takes at most ${MAX_EXTERNAL_CODE}.`);
     }
     if (input.barcode) {
       const checked = checkBarcode(input.barcode);
-      if (!checked.ok) throw new CatalogError('invalid_barcode', `The barcode ${input.barcode} is not valid: ${barcodeReason(checked.problem)}.`);
+      if (!checked.ok) throw refuse('invalid_barcode', `The barcode ${input.barcode} is not valid: ${barcodeReason(checked.problem)}.`);
     }
     return this.#db.transaction(() => {
       const existing = input.id === undefined ? null : this.#repo.get(input.id);
-      if (input.id !== undefined && !existing) throw new CatalogError('item_not_found', `There is no catalog item ${input.id}.`);
+      if (input.id !== undefined && !existing) throw refuse('item_not_found', `There is no catalog item ${input.id}.`);
       const externalCode = input.externalCode === undefined ? (existing?.externalCode ?? null) : input.externalCode;
       if (externalCode !== null) {
         const holder = this.#repo.byCode(externalCode);
@@ -107,10 +84,10 @@ export class Catalog {
       const barcode = input.barcode === undefined ? (existing?.barcode ?? null) : input.barcode;
       if (barcode !== null) {
         const holder = this.#repo.byBarcode(barcode);
-        if (holder && holder.id !== existing?.id) throw new CatalogError('duplicate_barcode', `The barcode ${barcode} already belongs to "${holder.title}".`);
+        if (holder && holder.id !== existing?.id) throw refuse('duplicate_barcode', `The barcode ${barcode} already belongs to "${holder.title}".`);
       }
       const categoryId = input.categoryId === undefined ? (existing?.categoryId ?? null) : input.categoryId;
-      if (categoryId !== null && !this.#categories.get(categoryId)) throw new CatalogError('category_not_found', `There is no category ${categoryId}.`);
+      if (categoryId !== null && !this.#categories.get(categoryId)) throw refuse('category_not_found', `There is no category ${categoryId}.`);
       const fields: CatalogFields = { title: input.title, unitPriceMinor: price.minor, currency, unitMeasure: input.unitMeasure, externalCode, barcode, categoryId };
       let row: CatalogRow;
       try {
@@ -118,11 +95,11 @@ export class Catalog {
           this.#repo.update(existing.id, fields);
           row = this.#repo.get(existing.id) as CatalogRow;
         } else {
-          if (this.#repo.count() >= MAX_CATALOG_ITEMS) throw new CatalogError('catalog_full', `The catalog holds at most ${MAX_CATALOG_ITEMS} items; delete some first.`);
+          if (this.#repo.count() >= MAX_CATALOG_ITEMS) throw refuse('catalog_full', `The catalog holds at most ${MAX_CATALOG_ITEMS} items; delete some first.`);
           row = this.#repo.insert(this.#newId(), fields);
         }
       } catch (error) {
-        if (error instanceof DuplicateCodeError) throw new CatalogError('duplicate_code', `Another catalog item already has the code ${externalCode}.`);
+        if (error instanceof DuplicateCodeError) throw refuse('duplicate_code', `Another catalog item already has the code ${externalCode}.`);
         throw error;
       }
       this.#audit.append({ actor, action: existing ? 'catalog.updated' : 'catalog.added', subject: row.id, detail: auditDetail(row) });
@@ -130,11 +107,11 @@ export class Catalog {
     })();
   }
 
-  /** Throws CatalogError item_not_found when there is no such item. */
+  /** Throws a KioskFailure item_not_found when there is no such item. */
   delete(id: string, actor: string): void {
     this.#db.transaction(() => {
       const existing = this.#repo.get(id);
-      if (!existing || !this.#repo.delete(id)) throw new CatalogError('item_not_found', `There is no catalog item ${id}.`);
+      if (!existing || !this.#repo.delete(id)) throw refuse('item_not_found', `There is no catalog item ${id}.`);
       this.#audit.append({ actor, action: 'catalog.deleted', subject: id, detail: auditDetail(existing) });
     })();
   }
@@ -142,7 +119,7 @@ export class Catalog {
   /**
    * Imports a CSV (catalog-csv.ts) all or nothing: each row updates the item with its external_code when it has one,
    * else the item with exactly its title (a row without a code keeps the item's code), else adds an item. Throws
-   * CatalogError invalid_csv (up to 20 problems, as `problems` and as English `details`) when any row is bad or two
+   * a KioskFailure invalid_csv (up to 20 problems, as `problems` and as English `details`) when any row is bad or two
    * rows land on one item,
    * catalog_full when the result would exceed MAX_CATALOG_ITEMS; nothing changes then.
    */
@@ -157,7 +134,7 @@ export class Catalog {
       if (!plan.ok) throw invalidCsv(plan.problems);
       const total = existing.length + plan.added.length;
       if (total > MAX_CATALOG_ITEMS) {
-        throw new CatalogError('catalog_full', `After this import the catalog would hold ${total} items; it holds at most ${MAX_CATALOG_ITEMS}.`);
+        throw refuse('catalog_full', `After this import the catalog would hold ${total} items; it holds at most ${MAX_CATALOG_ITEMS}.`);
       }
       for (const change of plan.updated) this.#repo.update(change.id, change.fields);
       for (const fields of plan.added) this.#repo.insert(this.#newId(), fields);
@@ -173,25 +150,25 @@ export class Catalog {
   }
 
   /**
-   * Adds a category (no id) or renames category `id` (its id, which orders send, stays). Throws CatalogError:
+   * Adds a category (no id) or renames category `id` (its id, which orders send, stays). Throws a KioskFailure (refuse):
    * category_not_found, duplicate_category (the name, whatever its case, is another category's), categories_full.
    */
   saveCategory(input: { id?: string | undefined; name: string }, actor: string): CatalogCategory {
     const name = input.name.trim();
     return this.#db.transaction(() => {
       const holder = this.#categories.byName(name);
-      if (holder && holder.id !== input.id) throw new CatalogError('duplicate_category', `Another category is already named "${holder.name}".`);
+      if (holder && holder.id !== input.id) throw refuse('duplicate_category', `Another category is already named "${holder.name}".`);
       let id: string;
       try {
         if (input.id !== undefined) {
-          if (!this.#categories.rename(input.id, name)) throw new CatalogError('category_not_found', `There is no category ${input.id}.`);
+          if (!this.#categories.rename(input.id, name)) throw refuse('category_not_found', `There is no category ${input.id}.`);
           id = input.id;
         } else {
-          if (this.#categories.all().length >= MAX_CATEGORIES) throw new CatalogError('categories_full', `The store keeps at most ${MAX_CATEGORIES} categories.`);
+          if (this.#categories.all().length >= MAX_CATEGORIES) throw refuse('categories_full', `The store keeps at most ${MAX_CATEGORIES} categories.`);
           id = this.#categories.insert(this.#newId(), name).id;
         }
       } catch (error) {
-        if (error instanceof DuplicateCategoryError) throw new CatalogError('duplicate_category', `Another category is already named "${name}".`);
+        if (error instanceof DuplicateCategoryError) throw refuse('duplicate_category', `Another category is already named "${name}".`);
         throw error;
       }
       this.#audit.append({ actor, action: input.id !== undefined ? 'category.renamed' : 'category.added', subject: id, detail: { name } });
@@ -199,11 +176,11 @@ export class Catalog {
     })();
   }
 
-  /** Removes category `id`; its items are left without one. Throws CatalogError category_not_found. */
+  /** Removes category `id`; its items are left without one. Throws a KioskFailure category_not_found. */
   deleteCategory(id: string, actor: string): void {
     this.#db.transaction(() => {
       const existing = this.#categories.get(id);
-      if (!existing) throw new CatalogError('category_not_found', `There is no category ${id}.`);
+      if (!existing) throw refuse('category_not_found', `There is no category ${id}.`);
       const items = this.#categories.itemCount(id);
       this.#categories.delete(id);
       this.#audit.append({ actor, action: 'category.removed', subject: id, detail: { name: existing.name, items } });
@@ -217,7 +194,7 @@ export class Catalog {
       if (row.category === null || ids.has(row.category.toLowerCase())) continue;
       const known = this.#categories.byName(row.category);
       if (!known && this.#categories.all().length >= MAX_CATEGORIES) {
-        throw new CatalogError('categories_full', `The file names more categories than the store keeps (${MAX_CATEGORIES}); nothing was imported.`);
+        throw refuse('categories_full', `The file names more categories than the store keeps (${MAX_CATEGORIES}); nothing was imported.`);
       }
       ids.set(row.category.toLowerCase(), known?.id ?? this.#categories.insert(this.#newId(), row.category).id);
     }
@@ -301,19 +278,18 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
   return problems.length > 0 ? { ok: false, problems } : { ok: true, added, updated, unchanged };
 }
 
-function invalidCsv(problems: CsvProblem[]): CatalogError {
+function invalidCsv(problems: CsvProblem[]): KioskFailure {
   const count = problems.length;
   const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
-  return new CatalogError(
+  return refuse(
     'invalid_csv',
     `The file has ${count} problem${count === 1 ? '' : 's'}${count > MAX_LISTED_PROBLEMS ? ` (the first ${MAX_LISTED_PROBLEMS} are listed)` : ''}; nothing was imported.`,
-    listed.map(csvProblemText),
-    listed,
+    { details: listed.map(csvProblemText), problems: listed },
   );
 }
 
-function duplicateCode(code: string, holder: CatalogRow): CatalogError {
-  return new CatalogError('duplicate_code', `The code ${code} already belongs to "${holder.title}".`);
+function duplicateCode(code: string, holder: CatalogRow): KioskFailure {
+  return refuse('duplicate_code', `The code ${code} already belongs to "${holder.title}".`);
 }
 
 function toCatalogItem(row: CatalogRow): CatalogItem {

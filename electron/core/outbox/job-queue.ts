@@ -5,6 +5,7 @@ import type { OperationsRepo, Operation } from '../store/operations-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
 import { jobKindOf, outboxJob, type JobKinds, type JobOf, type OutboxKind } from './job-kind.ts';
 import type { SendOutcome } from './send-outcome.ts';
+import { SignInStop } from './sign-in-stop.ts';
 import type { KioskErrorCode } from '../../../shared/kiosk-api.ts';
 
 /**
@@ -72,11 +73,12 @@ export class JobQueue {
   /** Offline probes since the platform last answered, and when the next may go (see `offline`). */
   #probes = 0;
   #nextProbeAt = 0;
-  /** issue 26: the platform refused the kiosk's credentials on a send; nothing is sent until resumeAfterSignIn(). */
-  #stoppedForSignIn = false;
+  /** issue 26, 28: the platform refused the kiosk's credentials on a send; nothing is sent until resumeAfterSignIn(). */
+  readonly #signInStop: SignInStop;
 
   constructor(options: JobQueueOptions) {
     this.#o = { ...options, concurrency: Math.max(1, options.concurrency) };
+    this.#signInStop = new SignInStop({ db: options.db, audit: options.audit, logger: options.logger, listener: options.stopped });
   }
 
   /**
@@ -100,15 +102,12 @@ export class JobQueue {
 
   /** issue 26: whether an authentication refusal stopped the queue (see the 'stop' outcome, send-outcome.ts). */
   get stoppedForSignIn(): boolean {
-    return this.#stoppedForSignIn;
+    return this.#signInStop.stopped;
   }
 
   /** A new sign-in: the queue sends again, every waiting item due now. Resolves like process(). */
   resumeAfterSignIn(): Promise<number> {
-    if (this.#stoppedForSignIn) {
-      this.#stoppedForSignIn = false;
-      this.#o.stopped?.(false);
-    }
+    this.#signInStop.resume();
     return this.kick();
   }
 
@@ -122,12 +121,14 @@ export class JobQueue {
 
   /**
    * Starts the timer, and a first pass at once in which every waiting item is due: this re-sends, with its same key,
-   * what a crash interrupted ('sending' when the process died) and what was waiting for its backoff.
+   * what a crash interrupted ('sending' when the process died) and what was waiting for its backoff; unless a stop for
+   * a new sign-in outlived the restart, which is announced (`stopped`) and sends nothing until resumeAfterSignIn().
    */
   start(): void {
     this.#stopped = false;
     if (this.#started) return;
     this.#started = true;
+    this.#signInStop.announce();
     this.#arm();
     this.#o.ops.makeAllDue();
     this.#tick();
@@ -215,7 +216,7 @@ export class JobQueue {
   /** The item's send, if it may go now (its order's oldest pending item, due, not in flight, a slot free). */
   #pumpOne(id: string): void {
     const op = this.#o.ops.get(id);
-    if (this.#stopped || this.#stoppedForSignIn || !op?.orderId || this.#inFlight.size >= this.#o.concurrency) return;
+    if (this.#stopped || this.#signInStop.stopped || !op?.orderId || this.#inFlight.size >= this.#o.concurrency) return;
     const head = this.#o.ops.dueOutboxFor(op.orderId, this.#o.clock.now())[0];
     if (head?.id === id && !this.#inFlight.has(id) && ![...this.#inFlight.values()].some((f) => f.orderId === op.orderId)) this.#launch(head);
   }
@@ -225,7 +226,7 @@ export class JobQueue {
    * the launch, so never doubles.
    */
   #pump(tried: Set<string>, slots = this.#o.concurrency): Array<Promise<void>> {
-    if (this.#stopped || this.#stoppedForSignIn) return [];
+    if (this.#stopped || this.#signInStop.stopped) return [];
     const now = this.#o.clock.now();
     const busyOrders = new Set([...this.#inFlight.values()].map((f) => f.orderId));
     const launched: Array<Promise<void>> = [];
@@ -312,14 +313,10 @@ export class JobQueue {
     const { ops, clock } = this.#o;
     if (outcome.kind === 'stop') {
       // issue 26: the item waits, due at once when the queue resumes; nothing was applied (a 401 comes first), so the
-      // item's uncertainty is what it was before this attempt. The queue stops before the next send is launched.
+      // item's uncertainty is what it was before this attempt. The queue stops (stored first: a crash between the two
+      // leaves the item 'sending', re-sent with its key after the sign-in) before the next send is launched.
+      this.#signInStop.stop(sending, outcome.error.code, clock.now());
       ops.markQueued(sending.id, outcome.error, clock.now(), uncertainBefore);
-      if (!this.#stoppedForSignIn) {
-        this.#stoppedForSignIn = true;
-        this.#o.audit.append({ actor: 'outbox', action: 'outbox.stopped', subject: sending.orderId, detail: { item: sending.id, code: outcome.error.code } });
-        this.#o.logger?.warn('outbox: stopped until a new sign-in (the platform refused the credentials)', { item: sending.id, code: outcome.error.code });
-        this.#o.stopped?.(true);
-      }
     } else if (outcome.kind === 'already_done') {
       this.#o.db.transaction(() => {
         // issue 26: order_already_refunded is the platform saying the work is done; the audit keeps its word for it.

@@ -1,51 +1,24 @@
 import type Database from 'better-sqlite3';
 import type { Clock, Logger, OrdersPort, Random } from '../ports.ts';
-import { PlatformError } from '../platform/errors.ts';
 import type { OperationsRepo, Operation } from '../store/operations-repo.ts';
 import { toOutboxItem } from '../store/operations-repo.ts';
-import type { OrdersRepo, StoredOrder } from '../store/orders-repo.ts';
+import type { OrdersRepo } from '../store/orders-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
-import { checkRefund } from './refund-rules.ts';
 import { JobQueue, DEFAULT_OUTBOX_RETRY, type OutboxRetryPolicy } from './job-queue.ts';
 import { jobKindOf, type JobKinds, type JobOf, type OutboxKind } from './job-kind.ts';
 import { refundJob } from './refund-job.ts';
 import { cancelJob } from './cancel-job.ts';
-import type { KioskError, KioskErrorCode, OutboxItem } from '../../../shared/kiosk-api.ts';
-import { KIOSK_ERRORS, isKioskOwnCode } from '../../../shared/kiosk-errors.ts';
-import type { Order, RefundOrderRequest } from '../../../shared/schemas/order.ts';
-import { formatAmount, type Currency } from '../../../shared/money.ts';
+import { OrderLookup } from './order-lookup.ts';
+import { OutboxRefusedError } from './outbox-refused.ts';
+import { RequestRecorder, type NewCancel, type NewRefund } from './request-recorder.ts';
+import type { OutboxItem } from '../../../shared/kiosk-api.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
 
-export type { OutboxRetryPolicy };
+export type { OutboxRetryPolicy, NewRefund, NewCancel };
+export { OutboxRefusedError };
 
 /** The kinds the outbox sends (issue 13: a new kind is its JobKind file and one line here). */
 const JOB_KINDS: JobKinds = { refund: refundJob, cancel: cancelJob };
-
-/** A partial refund's amount as recorded (canonical decimal string); null for a full refund. */
-function refundAmount(amountMinor: number | null, currency: Currency): string | null {
-  return amountMinor === null ? null : formatAmount(amountMinor, currency);
-}
-
-function conflict(): OutboxRefusedError {
-  return new OutboxRefusedError(
-    'refund_request_conflict',
-    'This refund request was already recorded for another sale or amount; nothing new was sent. Close the refund, check the sale, and start a new refund if one is still needed.',
-  );
-}
-
-/** A refund or cancel the kiosk refuses before recording it (issue 4 local checks), with a code the UI explains. */
-export class OutboxRefusedError extends Error {
-  constructor(
-    readonly code: KioskErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OutboxRefusedError';
-  }
-  /** As the renderer gets it: nothing was recorded or sent, so only the kiosk's table can call it retryable. */
-  kioskError(): KioskError {
-    return { code: this.code, message: this.message, retryable: isKioskOwnCode(this.code) && KIOSK_ERRORS[this.code].retryable };
-  }
-}
 
 export interface OutboxOptions {
   db: Database.Database;
@@ -81,18 +54,24 @@ export interface OutboxOptions {
 
 /**
  * The offline queue of refunds and cancels (issue 4 "Outbox"), a durable job queue in the manner of Signal's JobQueue
- * (style guide 10) over the operations table. An item is written with its idempotency key and its audit row in one
- * transaction, then sent; every re-send uses the same key and the same request, so the platform applies it once even
+ * (style guide 10) over the operations table. An item is written with its idempotency key, who asked for it and its
+ * audit row in one transaction (request-recorder.ts), then sent; every re-send uses the same key and the same request, so the platform applies it once even
  * after a lost answer, a restart or a SIGKILL. The outbox assumes it is the only writer of its database.
  */
 export class Outbox {
   readonly #o: OutboxOptions;
   /** The queue mechanics (job-queue.ts): when, in what order and how often items are sent. */
   readonly #queue: JobQueue;
+  /** The orders it works on, loaded once per request (order-lookup.ts). */
+  readonly #lookup: OrderLookup;
+  /** The request side: a refund or cancel checked and recorded as one transaction (request-recorder.ts). */
+  readonly #recorder: RequestRecorder;
 
   constructor(options: OutboxOptions) {
     this.#o = options;
     const { db, ops, orders, clock, random, audit, logger } = options;
+    this.#lookup = new OrderLookup({ ordersRepo: options.ordersRepo, orders, learned: (order) => this.#safely(() => this.#o.onOrder?.(order)) });
+    this.#recorder = new RequestRecorder({ db, ops, audit, clock, lookup: this.#lookup, countryCode: options.countryCode });
     this.#queue = new JobQueue({
       db,
       ops,
@@ -123,89 +102,19 @@ export class Outbox {
   }
 
   /**
-   * Queues a refund of `amountMinor` (minor units of the order's currency; null: all that remains, seed 4.6 no body)
-   * and makes a first send attempt. Refuses with OutboxRefusedError (invalid_amount, order_unknown, or a code of
-   * checkRefund) before writing anything. Resolves with the item as it stands after that attempt: done, failed with the
-   * platform's code, or queued (offline, or behind an older item of the same order).
-   *
-   * `requestId` (issue 12): the screen's id for this one intended refund. When it is already recorded (a repeated tap,
-   * a retry after a lost answer, after a restart) this resolves with that same item, once any send of it in flight has
-   * its answer, and sends nothing new; the same id for another order or amount is refused (refund_request_conflict).
-   * Without one (tests, tools) every call is a new refund.
+   * issue 28 "one record per refund or cancel": records the refund a manager asked for (RequestRecorder.refund: the order
+   * loaded once, the amount read once, the operation, its approver and its audit row in one transaction) and makes a
+   * first send attempt. Refuses with OutboxRefusedError (invalid_amount, order_not_found, order_unknown,
+   * refund_request_conflict, or a code of checkRefund) before writing anything. Resolves with the item as it stands
+   * after that attempt: done, failed with the platform's code, or queued (offline, or behind an older item of the same
+   * order). A request id already recorded (issue 12) resolves with that same item, once any send of it in flight has its
+   * answer, and sends nothing new.
    */
-  async enqueueRefund(orderId: string, amountMinor: number | null, actor: string, options: { requestId?: string } = {}): Promise<OutboxItem> {
-    if (amountMinor !== null && (!Number.isSafeInteger(amountMinor) || amountMinor <= 0)) {
-      throw new OutboxRefusedError('invalid_amount', 'A refund amount must be greater than zero.');
-    }
-    const requestId = options.requestId ?? null;
-    const judge = (stored: StoredOrder) =>
-      checkRefund({
-        order: stored.order,
-        paidAt: stored.paidAt,
-        requestedMinor: amountMinor,
-        queued: this.pendingFor(orderId),
-        now: this.#o.clock.now(),
-        countryCode: this.#o.countryCode?.() ?? null,
-      });
-    let stored = await this.#known(orderId);
-    if (requestId !== null) {
-      // Before the checks: they would count this very refund as already queued (or done) and refuse its repeat.
-      const earlier = this.#sameRequest(requestId, orderId, refundAmount(amountMinor, stored.order.currency));
-      if (earlier) return this.#settled(earlier.id);
-    }
-    let verdict = judge(stored);
-    if (!verdict.ok) {
-      // The stored state may be stale (a webhook missed): refuse only on the freshest state the platform can give now.
-      const fresh = await this.#refresh(orderId);
-      if (fresh) {
-        stored = fresh;
-        verdict = judge(stored);
-      }
-    }
-    if (!verdict.ok) throw new OutboxRefusedError(verdict.code, verdict.message);
-    const order = stored.order;
-    const payment = order.transactions.payments[0];
-    let request: RefundOrderRequest | null = null;
-    let amount: string | null = null;
-    if (amountMinor !== null && payment) {
-      amount = formatAmount(amountMinor, order.currency);
-      // seed 4.6: a partial refund names the payment transaction; stored with the item so every retry sends the same body.
-      request = { transactions: [{ id: payment.id, amount }] };
-    }
-    const recorded = this.#o.db.transaction(() => {
-      // The same request may have been recorded while this call waited for the platform (a double tap): it wins.
-      const earlier = requestId === null ? null : this.#sameRequest(requestId, orderId, refundAmount(amountMinor, order.currency));
-      if (earlier) return { op: earlier, fresh: false };
-      const op = this.#o.ops.record('refund', orderId, request, amount, requestId);
-      this.#o.audit.append({
-        actor,
-        action: 'refund.requested',
-        subject: orderId,
-        detail: {
-          item: op.id,
-          amount: amount ?? 'full',
-          refund: formatAmount(verdict.refundMinor, order.currency),
-          currency: order.currency,
-          ...(requestId !== null ? { request: requestId } : {}),
-        },
-      });
-      return { op, fresh: true };
-    })();
-    if (!recorded.fresh) return this.#settled(recorded.op.id);
-    this.#changed(recorded.op.id);
-    return this.#attempt(recorded.op.id);
-  }
-
-  /**
-   * The refund already recorded for `requestId`, when it is this same refund (order, and amount as a decimal string or
-   * null for a full one); null when the request is new. Throws OutboxRefusedError refund_request_conflict when the id
-   * was recorded for another order or amount: a screen reusing an id for a different refund is a bug, never a refund.
-   */
-  #sameRequest(requestId: string, orderId: string, amount: string | null): Operation | null {
-    const earlier = this.#o.ops.byRequestId(requestId);
-    if (!earlier) return null;
-    if (earlier.kind !== 'refund' || earlier.orderId !== orderId || earlier.amount !== amount) throw conflict();
-    return earlier;
+  async requestRefund(ask: NewRefund): Promise<OutboxItem> {
+    const recorded = await this.#recorder.refund(ask);
+    if (!recorded.fresh) return this.#settled(recorded.id);
+    this.#changed(recorded.id);
+    return this.#attempt(recorded.id);
   }
 
   /** The item as it stands once a send of it in flight (if any) has its answer recorded; starts nothing. */
@@ -215,26 +124,16 @@ export class Outbox {
   }
 
   /**
-   * Queues a cancel (seed 4.5) and makes a first send attempt. A cancel already waiting for the order is returned
-   * instead of a second one. Refuses with OutboxRefusedError (order_already_canceled) when the order is known not to be
-   * in status created, even after asking the platform.
+   * Records a cancel (seed 4.5) with the person who asked for it, as one (RequestRecorder.cancel), and makes a first send
+   * attempt. A cancel already waiting for the order is returned instead of a second one. Refuses with
+   * OutboxRefusedError (order_already_canceled) when the order is known not to be in status created, even after asking
+   * the platform.
    */
-  async enqueueCancel(orderId: string, actor: string): Promise<OutboxItem> {
-    const waiting = this.#o.ops.forOrder(orderId).find((op) => op.kind === 'cancel' && (op.state === 'queued' || op.state === 'sending'));
-    if (waiting) return toOutboxItem(waiting);
-    let stored = await this.#known(orderId);
-    if (stored.order.status !== 'created') stored = (await this.#refresh(orderId)) ?? stored;
-    if (stored.order.status !== 'created') {
-      const why = stored.order.status === 'processed' ? 'the customer already paid it; refund it instead' : `it is ${stored.order.status}`;
-      throw new OutboxRefusedError('order_already_canceled', `Order ${orderId} cannot be canceled: ${why}.`);
-    }
-    const operation = this.#o.db.transaction(() => {
-      const op = this.#o.ops.record('cancel', orderId, null, null);
-      this.#o.audit.append({ actor, action: 'cancel.requested', subject: orderId, detail: { item: op.id } });
-      return op;
-    })();
-    this.#changed(operation.id);
-    return this.#attempt(operation.id);
+  async requestCancel(ask: NewCancel): Promise<OutboxItem> {
+    const recorded = await this.#recorder.cancel(ask);
+    if (!recorded.fresh) return toOutboxItem(this.#o.ops.require(recorded.id));
+    this.#changed(recorded.id);
+    return this.#attempt(recorded.id);
   }
 
   /**
@@ -317,7 +216,7 @@ export class Outbox {
     // first, so the first pass neither sends them nor shows them to a manager.
     for (const item of this.list()) {
       if (item.kind !== 'cancel' || (item.state !== 'queued' && item.state !== 'failed') || !item.orderId) continue;
-      const stored = this.#o.ordersRepo.load(item.orderId);
+      const stored = this.#lookup.stored(item.orderId);
       if (stored) this.#safely(() => this.dropStaleCancels(stored.order));
     }
     this.#queue.start();
@@ -334,28 +233,6 @@ export class Outbox {
     return op;
   }
 
-  /** The order as stored, else as the platform has it. */
-  async #known(orderId: string): Promise<StoredOrder> {
-    const stored = this.#o.ordersRepo.load(orderId);
-    if (stored) return stored;
-    const fresh = await this.#refresh(orderId);
-    if (!fresh) throw new OutboxRefusedError('order_unknown', `Order ${orderId} is not known to this kiosk and the platform cannot be asked now.`);
-    return fresh;
-  }
-
-  /** GET the order, store it if newer; null when the platform cannot answer. */
-  async #refresh(orderId: string): Promise<StoredOrder | null> {
-    let order: Order;
-    try {
-      order = await this.#o.orders.get(orderId);
-    } catch (error) {
-      if (error instanceof PlatformError && error.code === 'order_not_found') throw new OutboxRefusedError('order_not_found', `The platform has no order ${orderId}.`);
-      return null;
-    }
-    this.#storeOrder(order);
-    return this.#o.ordersRepo.load(orderId);
-  }
-
   /** Starts the item's send if it is eligible now, and waits for it; resolves with the item as it then stands. */
   async #attempt(id: string): Promise<OutboxItem> {
     await this.#queue.attempt(id);
@@ -365,15 +242,8 @@ export class Outbox {
   /** The order after a successful send: from the answer itself where it tells enough (no GET), else by GET. */
   async #learnOrder(job: JobOf<OutboxKind>, result: unknown): Promise<void> {
     const orderId = job.orderId as string;
-    const known = jobKindOf(JOB_KINDS, job).orderAfter(job, result, () => this.#o.ordersRepo.load(orderId)?.order ?? null);
-    this.#storeOrder(known ?? (await this.#o.orders.get(orderId)));
-  }
-
-  #storeOrder(order: Order): void {
-    if (this.#o.ordersRepo.saveIfNewer(order)) {
-      const stored = this.#o.ordersRepo.load(order.id);
-      if (stored) this.#safely(() => this.#o.onOrder?.(stored.order));
-    }
+    const known = jobKindOf(JOB_KINDS, job).orderAfter(job, result, () => this.#lookup.stored(orderId)?.order ?? null);
+    this.#lookup.store(known ?? (await this.#o.orders.get(orderId)));
   }
 
   /**
@@ -384,7 +254,7 @@ export class Outbox {
     this.#changed(id);
     const op = this.#o.ops.get(id);
     if (op?.kind !== 'cancel' || (op.state !== 'queued' && op.state !== 'failed') || !op.orderId) return;
-    const stored = this.#o.ordersRepo.load(op.orderId);
+    const stored = this.#lookup.stored(op.orderId);
     if (stored) this.dropStaleCancels(stored.order);
   }
 

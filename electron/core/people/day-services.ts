@@ -8,7 +8,7 @@ import { loadSave } from '../store/settings-repo.ts';
 import { PeopleRepo } from '../store/people-repo.ts';
 import { ShiftsRepo } from '../store/shifts-repo.ts';
 import { ReportsRepo } from '../store/reports-repo.ts';
-import type { KioskStore } from '../compose.ts';
+import type { KioskStore } from '../store/kiosk-store.ts';
 import type { AuditLog } from '../store/audit-log.ts';
 import type { Clock, Logger, TokenVault } from '../ports.ts';
 import type { Result } from '../../../shared/kiosk-api.ts';

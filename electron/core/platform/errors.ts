@@ -2,27 +2,31 @@ import { shouldRetry } from '../../../node-common/retry.ts';
 import { parsePlatformError } from '../../../shared/errors.ts';
 import type { KioskError, KioskErrorCode } from '../../../shared/kiosk-api.ts';
 import { documentedCode, parseErrorCode } from '../../../shared/kiosk-errors.ts';
+import { KioskFailure, refuse } from '../../../shared/kiosk-failure.ts';
 
 /**
  * Typed errors for every platform answer that is not a success (style guide 6): the code of seed 7 / platform-facts,
+ * as KioskFailures (issue 28: the boundary maps them as any other failure),
  * the HTTP status, and whether trying again can help. The UI explains a code in words (renderer i18n keys `error.<code>`).
  * The code is always one of the tables (issue 13); a code the platform sent that none of them has is
  * `unknown_platform_error`, with the platform's own text in `rawCode` for logs (platformErrorFrom).
  */
-export class PlatformError extends Error {
+export class PlatformError extends KioskFailure {
+  /** Always a list (empty when the platform named no field). */
+  declare readonly details: string[];
   constructor(
     readonly status: number,
-    readonly code: KioskErrorCode,
+    code: KioskErrorCode,
     message: string,
-    readonly details: string[] = [],
+    details: string[] = [],
     /** The code as the platform sent it, when it is in none of the tables (code is then `unknown_platform_error`). */
     readonly rawCode?: string,
   ) {
-    super(message);
+    super(code, message, { details });
     this.name = 'PlatformError';
   }
   /** Network errors, 429 and 5xx are worth another try with the same idempotency key; other 4xx never (style guide 8). */
-  get retryable(): boolean {
+  override get retryable(): boolean {
     return shouldRetry(this.status);
   }
   /**
@@ -30,7 +34,7 @@ export class PlatformError extends Error {
    * the kiosk's own (shared/kiosk-errors.ts: set by a subclass, or `unknown_platform_error` for a code a newer
    * platform adds, which the renderer words with the platform's message).
    */
-  kioskError(): KioskError {
+  override kioskError(): KioskError {
     return { code: this.code, message: this.message, details: this.details, retryable: this.retryable };
   }
   /** The platform said no for good: a 4xx other than 401 (handled by refreshing) and 429. */
@@ -44,6 +48,10 @@ export class PlatformNetworkError extends PlatformError {
   constructor(readonly causeCode: string) {
     super(0, 'network_error', `The payment platform could not be reached (${causeCode}).`);
     this.name = 'PlatformNetworkError';
+  }
+  /** One code per condition (issue 13): the renderer gets no answer as network_error in the table's words. */
+  override kioskError(): KioskError {
+    return refuse('network_error').kioskError();
   }
 }
 

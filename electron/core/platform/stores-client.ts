@@ -56,7 +56,7 @@ export interface NewPos {
   category: number;
 }
 
-/** Every platform call passes here (compose.ts CallObserver: the core learns whether the platform is reachable). */
+/** Every platform call passes here (live/connectivity.ts CallObserver: the core learns whether the platform is reachable). */
 export type Observe = <T>(call: () => Promise<T>) => Promise<T>;
 
 export interface StoresClientOptions {

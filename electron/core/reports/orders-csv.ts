@@ -1,5 +1,6 @@
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 import type { ReportOrder } from './z-report.ts';
+import type { CashSale } from '../../../shared/till-api.ts';
 
 // issue 17 "CSV export": the orders of a range as a spreadsheet file, pure. Decisions, each for the people who open it:
 // - UTF-8 with a byte order mark: Excel in es and pt locales reads a CSV without one as the ANSI code page, turning
@@ -11,14 +12,16 @@ import type { ReportOrder } from './z-report.ts';
 // - With ';' (the separator Excel expects in es/pt locales, where ',' is the decimal mark) amounts are written with a
 //   decimal comma, so the spreadsheet reads them as numbers; with ',' they keep the point.
 
-export const CSV_HEADER = ['time', 'reference', 'cashier', 'items', 'amount', 'currency', 'status', 'method', 'payment_reference', 'refunded'] as const;
+// issue 29: `tender` says how each row was paid: `qr` (an order of the platform) or `cash` (a cash sale, or the cash part
+// of a split sale, which shares its reference with the split's QR order).
+export const CSV_HEADER = ['time', 'reference', 'cashier', 'items', 'amount', 'currency', 'status', 'method', 'payment_reference', 'refunded', 'tender'] as const;
 
 const BOM = '\uFEFF';
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** The CSV text of `orders` (one row each, in the order given); `localTime` writes an instant as the kiosk's local time. */
-export function ordersCsv(orders: ReportOrder[], separator: ';' | ',', localTime: (iso: string) => string): string {
-  const lines = [CSV_HEADER.join(separator)];
+export function ordersCsv(orders: ReportOrder[], separator: ';' | ',', localTime: (iso: string) => string, cash: readonly CashSale[] = []): string {
+  const rows: Array<{ at: string; cells: string[] }> = [];
   for (const { order, cashier } of orders) {
     const payment = order.transactions.payments[0];
     const refunded = (order.transactions.refunds ?? [])
@@ -36,9 +39,20 @@ export function ordersCsv(orders: ReportOrder[], separator: ';' | ',', localTime
       payment?.payment_method?.type ?? '',
       payment?.reference_id ?? '',
       money(refunded),
+      'qr',
     ];
-    lines.push(cells.map((cell) => field(cell, separator)).join(separator));
+    rows.push({ at: order.created_date, cells });
   }
+  for (const sale of cash) {
+    const money = (text: string) => decimalMark(text, separator);
+    const refunded = minorOf(sale.refunded, sale.currency);
+    const status = refunded === 0 ? 'paid' : refunded === minorOf(sale.amount, sale.currency) ? 'refunded' : 'partially_refunded';
+    const cells = [localTime(sale.createdAt), sale.externalReference, sale.cashier?.name ?? '', sale.items.map((item) => `${item.quantity} x ${item.title}`).join(', ') || (sale.description ?? ''), money(sale.amount), sale.currency, status, 'cash', '', money(sale.refunded), 'cash'];
+    rows.push({ at: sale.createdAt, cells });
+  }
+  // Oldest first, QR and cash together (a stable sort keeps each side's own order for equal times).
+  rows.sort((a, z) => (a.at < z.at ? -1 : a.at > z.at ? 1 : 0));
+  const lines = [CSV_HEADER.join(separator), ...rows.map((row) => row.cells.map((cell) => field(cell, separator)).join(separator))];
   return `${BOM}${lines.join('\r\n')}\r\n`;
 }
 

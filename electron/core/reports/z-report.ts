@@ -1,4 +1,5 @@
 import { CURRENCIES, formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
+import { formatSigned } from '../../../shared/cash.ts';
 import { isFinalOrder, REFUND_IN_PROGRESS } from '../../../shared/order-status.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 import type { CountTotal, PersonRef, ReportCurrencyBlock, ReportOpenOrder, ZReport } from '../../../shared/day-api.ts';
@@ -127,7 +128,8 @@ export function buildZReport(input: ZReportInput): ZReport {
       refunded: formatAmount(refunded, currency),
       canceled: b.canceled,
       expired: b.expired,
-      net: signedAmount(b.paid.minor - refunded, currency),
+      // A day that refunds more than it sells (yesterday's sales refunded today) has a net below zero: "-43.00".
+      net: formatSigned(b.paid.minor - refunded, currency),
     };
   });
 
@@ -145,10 +147,6 @@ export function buildZReport(input: ZReportInput): ZReport {
   };
 }
 
-/** A day that refunds more than it sells (yesterday's sales refunded today) has a net below zero: "-43.00". */
-function signedAmount(minor: number, currency: Currency): string {
-  return minor < 0 ? `-${formatAmount(-minor, currency)}` : formatAmount(minor, currency);
-}
 
 /** What the customer paid for `order`, in minor units. */
 function paidMinor(order: Order): number {

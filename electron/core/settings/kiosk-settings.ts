@@ -1,27 +1,17 @@
-import { z } from 'zod';
-import { COUNTRY_CODES, LANGUAGES, MAINTENANCE_WINDOW_PATTERN, type CountryCode, type KioskInput, type Language } from '../../../shared/kiosk-api.ts';
-import { QR_MODES } from '../../../shared/schemas/order.ts';
+import { SETTINGS, patchedSettings, settingsInForce, type SettingsInForce, type SettingsPatch, type StoredSettings } from '../../../shared/settings-table.ts';
+import type { CountryCode } from '../../../shared/kiosk-names.ts';
 import { isLoopbackHostname } from '../../../shared/loopback.ts';
+
+// The settings themselves are the rows of shared/settings-table.ts (issue 28); here is what the core adds: the launch's
+// part in them, training's fixed country, and the relay's rules.
 
 /**
  * What a manager set, and only that (the settings table, key kiosk_settings): a field that is absent takes the
  * launch's default, so a default that changes from launch to launch (the embedded relay's port) is never frozen into
  * the store. `relayUrl: null` is a choice too (no relay). The relay key is not here: it lives in the vault.
  */
-export const storedSettingsSchema = z.object({
-  posId: z.string().min(1).max(128).optional(),
-  qrMode: z.enum(QR_MODES).optional(),
-  expiration: z.string().min(1).max(32).optional(),
-  language: z.enum(LANGUAGES).optional(),
-  relayUrl: z.url().nullable().optional(),
-  countryCode: z.enum(COUNTRY_CODES).optional(),
-  storeName: z.string().min(1).max(64).optional(),
-  printerName: z.string().min(1).max(128).optional(),
-  soundOnPayment: z.boolean().optional(),
-  updateFeedUrl: z.url().nullable().optional(),
-  maintenanceWindow: z.string().regex(MAINTENANCE_WINDOW_PATTERN).optional(),
-});
-export type StoredSettings = z.infer<typeof storedSettingsSchema>;
+export { storedSettingsSchema } from '../../../shared/settings-schemas.ts';
+export type { StoredSettings } from '../../../shared/settings-table.ts';
 
 /** What the launch decides: the training seller's POS and country, and the relay it started (or was told of). */
 export interface LaunchDefaults {
@@ -31,41 +21,14 @@ export interface LaunchDefaults {
   relay: { url: string; key: string } | null;
 }
 
-export interface EffectiveSettings {
-  posId: string;
-  qrMode: (typeof QR_MODES)[number];
-  expiration: string;
-  language: Language;
-  relayUrl: string | null;
-  countryCode: CountryCode | null;
-  storeName: string | null;
-  printerName: string | null;
-  /** issue 15 "Outcomes full screen": a short chime on Paid, unless the manager turned it off (training too). */
-  soundOnPayment: boolean;
-  /** issue 18: where the Electron shell looks for updates; null (the default): it does not update itself. */
-  updateFeedUrl: string | null;
-  /** issue 18: when an idle kiosk may install a downloaded update, "HH:MM-HH:MM" local time. */
-  maintenanceWindow: string;
-}
+/** The settings in force, one per public row of the table. */
+export type EffectiveSettings = SettingsInForce;
 
-const LANGUAGE_BY_COUNTRY: Record<CountryCode, Language> = { AR: 'es-AR', CL: 'es-CL', UY: 'es-UY', BR: 'pt-BR' };
-
-/** The settings in force: the manager's choices over the launch's defaults (training fixes the country). */
+/** The settings in force: the manager's choices over the defaults (the launch's, the country's); training fixes the country. */
 export function effectiveSettings(stored: StoredSettings, launch: LaunchDefaults): EffectiveSettings {
   const countryCode = launch.trainingCountry ?? stored.countryCode ?? null;
-  return {
-    posId: stored.posId ?? launch.posId,
-    qrMode: stored.qrMode ?? 'dynamic',
-    expiration: stored.expiration ?? 'PT5M',
-    language: stored.language ?? (countryCode ? LANGUAGE_BY_COUNTRY[countryCode] : 'es-AR'),
-    relayUrl: stored.relayUrl !== undefined ? stored.relayUrl : (launch.relay?.url ?? null),
-    countryCode,
-    storeName: stored.storeName ?? null,
-    printerName: stored.printerName ?? null,
-    soundOnPayment: stored.soundOnPayment ?? true,
-    updateFeedUrl: stored.updateFeedUrl ?? null,
-    maintenanceWindow: stored.maintenanceWindow ?? '03:00-05:00',
-  };
+  const inForce = settingsInForce(SETTINGS, stored, { posId: launch.posId, relayUrl: launch.relay?.url ?? null, countryCode });
+  return { ...inForce, countryCode };
 }
 
 /**
@@ -127,39 +90,15 @@ export function effectiveRelay(settings: EffectiveSettings, savedKey: string | n
   return key ? { url: settings.relayUrl, key } : null;
 }
 
-type Patch = KioskInput<'updateSettings'>['patch'];
-
 /**
- * The stored settings after `patch`: fields given are set (storeName and printerName null: back to none), fields absent
- * are left as they were. Choosing the launch's own relay URL means following the launch's relay, so it is not stored
- * (a settings form that sends back the URL it showed must not freeze this launch's port). The relay key is not a
- * stored setting; the caller puts it in the vault.
+ * The stored settings after `patch` (shared/settings-table.ts patchedSettings: fields given are set, null forgets a
+ * name or a feed URL, absent fields are left as they were). Choosing the launch's own relay URL means following the
+ * launch's relay, so it is not stored (a settings form that sends back the URL it showed must not freeze this launch's
+ * port). The relay key is not a stored setting; the caller puts it in the vault.
  */
-export function applyPatch(stored: StoredSettings, patch: Omit<Patch, 'relayKey'>, launch: LaunchDefaults): StoredSettings {
-  const next: StoredSettings = { ...stored };
-  if (patch.posId !== undefined) next.posId = patch.posId;
-  if (patch.qrMode !== undefined) next.qrMode = patch.qrMode;
-  if (patch.expiration !== undefined) next.expiration = patch.expiration;
-  if (patch.language !== undefined) next.language = patch.language;
-  if (patch.relayUrl !== undefined) {
-    if (patch.relayUrl !== null && launch.relay && sameUrl(patch.relayUrl, launch.relay.url)) delete next.relayUrl;
-    else next.relayUrl = patch.relayUrl;
-  }
-  if (patch.countryCode !== undefined) next.countryCode = patch.countryCode;
-  if (patch.storeName !== undefined) {
-    if (patch.storeName === null) delete next.storeName;
-    else next.storeName = patch.storeName;
-  }
-  if (patch.printerName !== undefined) {
-    if (patch.printerName === null) delete next.printerName;
-    else next.printerName = patch.printerName;
-  }
-  if (patch.soundOnPayment !== undefined) next.soundOnPayment = patch.soundOnPayment;
-  if (patch.updateFeedUrl !== undefined) {
-    if (patch.updateFeedUrl === null) delete next.updateFeedUrl;
-    else next.updateFeedUrl = patch.updateFeedUrl;
-  }
-  if (patch.maintenanceWindow !== undefined) next.maintenanceWindow = patch.maintenanceWindow;
+export function applyPatch(stored: StoredSettings, patch: Omit<SettingsPatch, 'relayKey'>, launch: LaunchDefaults): StoredSettings {
+  const next = patchedSettings(SETTINGS, stored, patch);
+  if (patch.relayUrl && launch.relay && sameUrl(patch.relayUrl, launch.relay.url)) delete next.relayUrl;
   return next;
 }
 

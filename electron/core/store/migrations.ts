@@ -196,7 +196,63 @@ export const KIOSK_MIGRATIONS: readonly string[] = [
      external_code TEXT,
      PRIMARY KEY (external_reference, position)
    ) STRICT;`,
-  // 9, the barcode/category step (issue 29): a catalog item's barcode (shared/barcode.ts; unique when present, so a
+  // 9 (issue 29 "Tender" and "The till"): cash never reaches the platform, so it has tables of its own beside orders
+  // (which hold the platform's orders, polled and reconciled: a cash sale there would be checked against a platform
+  // that never heard of it). cash_sales: a cash sale or a split sale's cash part (qr_order_id), in integer minor units
+  // (CLP whole), with who sold it and in which shift; request_id makes a repeated tap one sale. cash_movements: what else
+  // moved cash: refunds (approved_by: the manager whose PIN allowed it), a split's cash part handed back (return), pay-ins
+  // and pay-outs, each in the till of the shift open then. tills: a shift's float and its count at the close (counted
+  // NULL while open, or when the kiosk closed the shift itself after shiftMaxHours). The lines of a cash sale go to
+  // sale_lines under its reference, as a QR sale's do. IF NOT EXISTS keeps the step safe to run again, like steps 4 to 8.
+  `CREATE TABLE IF NOT EXISTS cash_sales (
+     id TEXT PRIMARY KEY,
+     request_id TEXT NOT NULL UNIQUE,
+     external_reference TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     currency TEXT NOT NULL CHECK (currency IN ('ARS', 'BRL', 'CLP', 'UYU')),
+     amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+     tendered_minor INTEGER NOT NULL CHECK (tendered_minor >= amount_minor),
+     qr_order_id TEXT,
+     qr_amount_minor INTEGER CHECK (qr_amount_minor IS NULL OR qr_amount_minor > 0),
+     description TEXT,
+     cashier_id TEXT,
+     cashier_name TEXT,
+     shift_id TEXT
+   ) STRICT;
+   CREATE INDEX IF NOT EXISTS cash_sales_created ON cash_sales (created_at, id);
+   CREATE INDEX IF NOT EXISTS cash_sales_shift ON cash_sales (shift_id, created_at);
+   CREATE INDEX IF NOT EXISTS cash_sales_qr ON cash_sales (qr_order_id) WHERE qr_order_id IS NOT NULL;
+   CREATE TABLE IF NOT EXISTS cash_movements (
+     id TEXT PRIMARY KEY,
+     request_id TEXT NOT NULL UNIQUE,
+     kind TEXT NOT NULL CHECK (kind IN ('refund', 'return', 'pay_in', 'pay_out')),
+     sale_id TEXT REFERENCES cash_sales (id),
+     at TEXT NOT NULL,
+     currency TEXT NOT NULL CHECK (currency IN ('ARS', 'BRL', 'CLP', 'UYU')),
+     amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+     reason TEXT,
+     by_id TEXT,
+     by_name TEXT,
+     approved_by_id TEXT,
+     approved_by_name TEXT,
+     shift_id TEXT,
+     CHECK ((kind IN ('refund', 'return')) = (sale_id IS NOT NULL))
+   ) STRICT;
+   CREATE INDEX IF NOT EXISTS cash_movements_at ON cash_movements (at, id);
+   CREATE INDEX IF NOT EXISTS cash_movements_shift ON cash_movements (shift_id, at);
+   CREATE INDEX IF NOT EXISTS cash_movements_sale ON cash_movements (sale_id) WHERE sale_id IS NOT NULL;
+   CREATE TABLE IF NOT EXISTS tills (
+     shift_id TEXT PRIMARY KEY REFERENCES shifts (id),
+     currency TEXT NOT NULL CHECK (currency IN ('ARS', 'BRL', 'CLP', 'UYU')),
+     float_minor INTEGER NOT NULL CHECK (float_minor >= 0),
+     counted_minor INTEGER CHECK (counted_minor IS NULL OR counted_minor >= 0),
+     expected_minor INTEGER,
+     denominations TEXT,
+     counted_at TEXT,
+     counted_by_id TEXT,
+     counted_by_name TEXT
+   ) STRICT;`,
+  // The barcode/category step (issue 29, after the cash step): a catalog item's barcode (shared/barcode.ts; unique when present, so a
   // scan names one item) and its category (seed 2.6 items[].external_categories), and the store's short list of
   // categories a manager keeps in Settings. Both live beside the item in catalog_item_codes, one row per item that has
   // either, rather than as columns of catalog: like steps 4 to 8, IF NOT EXISTS keeps the step safe to run again on a

@@ -8,6 +8,7 @@ import { receipt } from './receipt.ts';
 import { setup } from './setup.ts';
 import { reports } from './reports.ts';
 import { people } from './people.ts';
+import { till } from './till.ts';
 import type { Translation } from './messages.ts';
 import { translatorOver, type Lang, type Translator } from './words.ts';
 
@@ -19,12 +20,12 @@ export { langOf, type Lang, type LanguageTable, type MessageKey, type PluralKey,
 // issue 14 "cold start": this module holds every language at once, for the tests and for the build, which makes one
 // module per language of it (renderer/vite.config.ts, languageTables). The renderer never imports it at run time
 // (only its types): it loads the one language it shows (i18n/load-language.ts).
-const en = { ...common.en, ...sale.en, ...history.en, ...settings.en, ...catalog.en, ...receipt.en, ...setup.en, ...reports.en, ...people.en };
+const en = { ...common.en, ...sale.en, ...history.en, ...settings.en, ...catalog.en, ...receipt.en, ...setup.en, ...reports.en, ...people.en, ...till.en };
 export type English = typeof en;
 export const tables: Readonly<Record<Lang, Translation<English>>> = {
   en,
-  es: { ...common.es, ...sale.es, ...history.es, ...settings.es, ...catalog.es, ...receipt.es, ...setup.es, ...reports.es, ...people.es },
-  pt: { ...common.pt, ...sale.pt, ...history.pt, ...settings.pt, ...catalog.pt, ...receipt.pt, ...setup.pt, ...reports.pt, ...people.pt },
+  es: { ...common.es, ...sale.es, ...history.es, ...settings.es, ...catalog.es, ...receipt.es, ...setup.es, ...reports.es, ...people.es, ...till.es },
+  pt: { ...common.pt, ...sale.pt, ...history.pt, ...settings.pt, ...catalog.pt, ...receipt.pt, ...setup.pt, ...reports.pt, ...people.pt, ...till.pt },
 };
 
 /**

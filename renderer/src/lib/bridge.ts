@@ -1,5 +1,5 @@
 import type { KioskApi, KioskEvent, KioskMethod, Result } from '../../../shared/kiosk-api.ts';
-import { SHELL_UNREACHABLE } from './shell-unreachable.ts';
+import { SHELL_UNREACHABLE } from '../../../shared/shell-unreachable.ts';
 import { KIOSK_METHOD_NAMES as KIOSK_METHODS } from '../../../shared/kiosk-names.ts';
 import { takeFirstReads } from './first-reads.ts';
 

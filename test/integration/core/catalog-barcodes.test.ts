@@ -5,11 +5,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PIN, startLiveCore, type LiveCore } from '../../support/kiosk-cores.ts';
+import { renderOrder } from '../../../sandbox/domain/order-views.ts';
 
 function atPlatform(k: LiveCore, id: string) {
   const record = k.h.sandbox.state.orders.get(id);
   assert.ok(record, 'the platform has the order');
-  return k.h.sandbox.orders.render(record);
+  return renderOrder(record);
 }
 
 describe('barcodes and categories (ARS)', () => {

@@ -5,13 +5,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PIN, startLiveCore, type LiveCore } from '../../support/kiosk-cores.ts';
+import { renderOrder } from '../../../sandbox/domain/order-views.ts';
 
 const CODE_31 = 'SKU-0123456789-0123456789-ABCDE';
 
 function atPlatform(k: LiveCore, id: string) {
   const record = k.h.sandbox.state.orders.get(id);
   assert.ok(record, 'the platform has the order');
-  return k.h.sandbox.orders.render(record);
+  return renderOrder(record);
 }
 
 describe('limits in ARS', () => {

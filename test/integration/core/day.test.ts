@@ -137,7 +137,7 @@ describe('people, shifts and the day report', () => {
     const exported = await must(k.core.api.exportOrdersCsv({ pin: PIN, ...day, separator: ';' }));
     assert.equal(exported.rows, 3);
     const lines = exported.csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    assert.equal(lines[0], 'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded');
+    assert.equal(lines[0], 'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded;tender');
     assert.deepEqual(lines.slice(1).map((line) => line.split(';').slice(2, 7)), [
       ['Ana', '', '100,00', 'ARS', 'partially_refunded'],
       ['Ana', '', '7,00', 'ARS', 'canceled'],

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startLiveCore, startTrainingCore, type LiveCore, type TrainingCore } from '../../support/kiosk-cores.ts';
+import { renderOrder } from '../../../sandbox/domain/order-views.ts';
 
 const operationsCount = (dir: string): number => {
   const db = new Database(join(dir, 'kiosk.sqlite'), { readonly: true });
@@ -37,7 +38,7 @@ describe('items in ARS (training)', () => {
       { title: 'Café con leche', unitPrice: '1500.00', quantity: 2, unitMeasure: 'unit', externalCode: 'CAF-1' },
       { title: 'Medialuna', unitPrice: '300.50', quantity: 1, unitMeasure: 'unit', externalCode: null },
     ]);
-    const atPlatform = k.platform.sandbox.orders.render(k.platform.sandbox.state.orders.get(created.value.id)!);
+    const atPlatform = renderOrder(k.platform.sandbox.state.orders.get(created.value.id)!);
     assert.deepEqual(atPlatform.items?.map((i) => [i.title, i.unit_price, i.quantity]), [['Café con leche', '1500.00', 2], ['Medialuna', '300.50', 1]]);
   });
 

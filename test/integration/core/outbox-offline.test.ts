@@ -45,7 +45,7 @@ afterEach(async () => {
 });
 
 test('offline, each refund makes its own first attempt, then the timer probes one item at a time, backing off', async () => {
-  for (let n = 1; n <= WAITING; n += 1) await stack.outbox.enqueueRefund(sampleOrder({}, n).id, null, 'manager');
+  for (let n = 1; n <= WAITING; n += 1) await stack.outbox.requestRefund({ orderId: sampleOrder({}, n).id, approver: null, actor: 'manager' });
   assert.equal(sent.length, WAITING, 'one first attempt each, none of the others sent again meanwhile');
   now += 3_600_000;
   stack.outbox.start();
@@ -58,7 +58,7 @@ test('offline, each refund makes its own first attempt, then the timer probes on
 });
 
 test('online again, every waiting item goes', async () => {
-  for (let n = 1; n <= WAITING; n += 1) await stack.outbox.enqueueRefund(sampleOrder({}, n).id, null, 'manager');
+  for (let n = 1; n <= WAITING; n += 1) await stack.outbox.requestRefund({ orderId: sampleOrder({}, n).id, approver: null, actor: 'manager' });
   offline = false;
   now += 3_600_000;
   stack.outbox.start();

@@ -80,7 +80,7 @@ describe('issue 26: documented final refusals fail the item once, with their own
     test(`${status} ${code} (${kind} refund): failed with ${code}, audited, never sent again`, async () => {
       const order = await paidOrder();
       await refuseRefunds(`/v1/orders/${order.id}/refund`, status, code);
-      const item = await stack.outbox.enqueueRefund(order.id, kind === 'full' ? null : 2_500, 'manager-ana');
+      const item = await stack.outbox.requestRefund({ orderId: order.id, ...(kind === 'full' ? {} : { amount: '25.00' }), approver: null, actor: 'manager-ana' });
       assert.equal(item.state, 'failed');
       assert.equal(item.lastError?.code, code);
       assert.equal(stack.audit.list(1)[0]?.action, 'refund.failed');
@@ -101,7 +101,7 @@ describe('issue 26: 409 order_already_refunded means done', () => {
     await refuseRefunds(`/v1/orders/${order.id}/refund`, 409, 'order_already_refunded');
     const gets = port.gets.length;
     // The stored order still says processed (the kiosk missed the other refund), so the local rules let it through.
-    const item = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
+    const item = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' });
     assert.equal(item.state, 'done');
     assert.equal(item.lastError, null);
     assert.equal(stack.audit.list(1)[0]?.action, 'refund.done');
@@ -117,7 +117,7 @@ describe('issue 26: an authentication refusal stops the outbox until a new sign-
     const first = await paidOrder();
     const second = await paidOrder('50.00');
     await refuseRefunds('/v1/orders/*/refund', 401, 'user_not_authorized');
-    const waiting = await stack.outbox.enqueueRefund(first.id, null, 'manager-ana');
+    const waiting = await stack.outbox.requestRefund({ orderId: first.id, approver: null, actor: 'manager-ana' });
     assert.equal(waiting.state, 'queued');
     assert.equal(waiting.lastError?.code, 'user_not_authorized');
     assert.equal(stack.outbox.stoppedForSignIn, true);
@@ -125,7 +125,7 @@ describe('issue 26: an authentication refusal stops the outbox until a new sign-
     assert.equal(stack.audit.list(1)[0]?.action, 'outbox.stopped');
 
     // Stopped: a new refund is recorded and waits; nothing is sent, however often the queue is asked.
-    const queued = await stack.outbox.enqueueRefund(second.id, null, 'manager-ana');
+    const queued = await stack.outbox.requestRefund({ orderId: second.id, approver: null, actor: 'manager-ana' });
     assert.equal(queued.state, 'queued');
     assert.equal(await stack.outbox.process(), 0);
     assert.equal(await stack.outbox.kick(), 0);

@@ -112,7 +112,7 @@ describe('platform unreachable', () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', status: 503, rate: 1 });
 
-    const queued = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
+    const queued = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' });
     assert.equal(queued.state, 'queued');
     assert.equal(queued.attempts, 1);
     assert.equal(queued.lastError?.code, 'generic');
@@ -146,7 +146,7 @@ describe('platform unreachable', () => {
     await stack.close();
     stack = open(switchable);
 
-    const queued = await stack.outbox.enqueueRefund(order.id, 2_500, 'manager-ana');
+    const queued = await stack.outbox.requestRefund({ orderId: order.id, amount: '25.00', approver: null, actor: 'manager-ana' });
     assert.equal(queued.state, 'queued');
     assert.equal(queued.amount, '25.00');
     assert.equal(queued.lastError?.code, 'network_error');
@@ -164,7 +164,7 @@ describe('platform unreachable', () => {
   test('the answer lost after the platform committed (drop_after_commit): the retry replays it, still one refund', async () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'drop_after_commit', rate: 1 });
-    const queued = await stack.outbox.enqueueRefund(order.id, 4_000, 'manager-ana');
+    const queued = await stack.outbox.requestRefund({ orderId: order.id, amount: '40.00', approver: null, actor: 'manager-ana' });
     assert.equal(queued.state, 'queued');
     assert.notEqual(stack.ops.require(queued.id).uncertainSince, null, 'the platform may hold it');
     assert.equal((await onPlatform(order.id)).transactions.refunds.length, 1, 'the platform did commit');
@@ -179,7 +179,7 @@ describe('platform unreachable', () => {
   test("429 with Retry-After: the item waits at least as long as the platform asked, then goes", async () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'rate_limit', retry_after_seconds: 120, rate: 1 });
-    const queued = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
+    const queued = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' });
     assert.equal(queued.lastError?.code, 'local_rate_limited');
     const op = stack.ops.require(queued.id);
     assert.ok(op.nextAttemptAt - clock.now() >= 120_000, `next attempt in ${op.nextAttemptAt - clock.now()} ms`);
@@ -196,14 +196,14 @@ describe('platform unreachable', () => {
   test('queued refunds count against what remains: the one that would exceed is refused locally and never recorded', async () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', status: 503, rate: 1 });
-    assert.equal((await stack.outbox.enqueueRefund(order.id, 6_000, 'manager-ana')).state, 'queued');
-    await assert.rejects(stack.outbox.enqueueRefund(order.id, 5_000, 'manager-ana'), (e: unknown) => {
+    assert.equal((await stack.outbox.requestRefund({ orderId: order.id, amount: '60.00', approver: null, actor: 'manager-ana' })).state, 'queued');
+    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, amount: '50.00', approver: null, actor: 'manager-ana' }), (e: unknown) => {
       assert.ok(e instanceof OutboxRefusedError);
       assert.equal(e.code, 'refund_amount_exceeds');
       assert.match(e.message, /At most 40\.00 ARS/);
       return true;
     });
-    assert.equal((await stack.outbox.enqueueRefund(order.id, 4_000, 'manager-ana')).state, 'queued');
+    assert.equal((await stack.outbox.requestRefund({ orderId: order.id, amount: '40.00', approver: null, actor: 'manager-ana' })).state, 'queued');
     assert.equal(stack.outbox.list().length, 2);
 
     await h.request('DELETE', '/sandbox/faults');
@@ -222,9 +222,9 @@ describe('platform unreachable', () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'delay', delay_ms: 300, rate: 1 });
     const arrived = requestArrives(`/v1/orders/${order.id}/refund`);
-    const first = stack.outbox.enqueueRefund(order.id, 1_000, 'manager-ana');
+    const first = stack.outbox.requestRefund({ orderId: order.id, amount: '10.00', approver: null, actor: 'manager-ana' });
     await arrived;
-    const second = await stack.outbox.enqueueRefund(order.id, 2_000, 'manager-ana');
+    const second = await stack.outbox.requestRefund({ orderId: order.id, amount: '20.00', approver: null, actor: 'manager-ana' });
     assert.equal(second.state, 'queued');
     assert.equal(second.attempts, 0, 'not sent while the earlier one is in flight');
     assert.equal((await first).state, 'done');
@@ -245,7 +245,7 @@ describe('definitive refusals and the manager', () => {
     });
     assert.equal(elsewhere.status, 201, elsewhere.text);
 
-    const failed = await stack.outbox.enqueueRefund(order.id, 5_000, 'manager-ana');
+    const failed = await stack.outbox.requestRefund({ orderId: order.id, amount: '50.00', approver: null, actor: 'manager-ana' });
     assert.equal(failed.state, 'failed');
     assert.equal(failed.lastError?.code, 'refund_amount_exceeds');
     assert.match(failed.lastError?.message ?? '', /At most 20\.00 remains refundable/);
@@ -282,7 +282,7 @@ describe('definitive refusals and the manager', () => {
       transactions: { payments: [{ ...order.transactions.payments[0]!, status: 'processed', status_detail: 'accredited', paid_amount: order.total_amount }] },
     };
     stack.ordersRepo.save(pretend);
-    const failed = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
+    const failed = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' });
     assert.equal(failed.state, 'failed');
     assert.equal(failed.lastError?.code, 'cannot_refund_order');
     assert.match(failed.lastError?.message ?? '', /only processed orders can be refunded/);
@@ -291,7 +291,7 @@ describe('definitive refusals and the manager', () => {
 
   test('a refund of an unpaid order is refused locally (checked again with the platform) and nothing is recorded', async () => {
     const order = await unpaidOrder();
-    await assert.rejects(stack.outbox.enqueueRefund(order.id, null, 'manager-ana'), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'cannot_refund_order');
+    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'cannot_refund_order');
     assert.deepEqual(stack.outbox.list(), []);
     assert.equal(refundKeys(order.id).length, 0);
   });
@@ -300,7 +300,7 @@ describe('definitive refusals and the manager', () => {
     const order = await unpaidOrder();
     await h.request('POST', `/sandbox/orders/${order.id}/pay`, { body: { outcome: 'approved' } });
     assert.equal(stack.ordersRepo.load(order.id)?.order.status, 'created', 'the kiosk missed the payment');
-    const done = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
+    const done = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' });
     assert.equal(done.state, 'done');
     assert.equal((await onPlatform(order.id)).transactions.refunds.length, 1);
   });
@@ -310,8 +310,8 @@ describe('cancels', () => {
   test('a cancel is sent once, the order follows, and asking twice while offline gives the same item', async () => {
     const order = await unpaidOrder();
     await fault({ method: 'POST', path: '/v1/orders/*/cancel', kind: 'error_before', status: 502, rate: 1 });
-    const first = await stack.outbox.enqueueCancel(order.id, 'cashier-1');
-    const again = await stack.outbox.enqueueCancel(order.id, 'cashier-1');
+    const first = await stack.outbox.requestCancel({ orderId: order.id, requester: null, actor: 'cashier-1' });
+    const again = await stack.outbox.requestCancel({ orderId: order.id, requester: null, actor: 'cashier-1' });
     assert.equal(first.state, 'queued');
     assert.equal(again.id, first.id);
     await h.request('DELETE', '/sandbox/faults');
@@ -324,7 +324,7 @@ describe('cancels', () => {
 
   test('a paid order cannot be canceled: refused locally with a reason', async () => {
     const order = await paidOrder();
-    await assert.rejects(stack.outbox.enqueueCancel(order.id, 'cashier-1'), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'order_already_canceled' && /refund it instead/.test(e.message));
+    await assert.rejects(stack.outbox.requestCancel({ orderId: order.id, requester: null, actor: 'cashier-1' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'order_already_canceled' && /refund it instead/.test(e.message));
   });
 });
 
@@ -333,9 +333,9 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
 
   test('the same request id twice is one operation and one refund on the platform, sent with the key made when it was recorded', async () => {
     const order = await paidOrder();
-    const first = await stack.outbox.enqueueRefund(order.id, 2_500, 'manager-ana', { requestId: 'req-tap-0001' });
+    const first = await stack.outbox.requestRefund({ orderId: order.id, amount: '25.00', approver: null, actor: 'manager-ana', requestId: 'req-tap-0001' });
     assert.equal(first.state, 'done');
-    const again = await stack.outbox.enqueueRefund(order.id, 2_500, 'manager-ana', { requestId: 'req-tap-0001' });
+    const again = await stack.outbox.requestRefund({ orderId: order.id, amount: '25.00', approver: null, actor: 'manager-ana', requestId: 'req-tap-0001' });
     assert.equal(again.id, first.id, 'the same item answers');
     assert.equal(again.state, 'done');
     assert.equal(stack.ops.forOrder(order.id).filter((op) => op.kind === 'refund').length, 1, 'one operation recorded');
@@ -349,8 +349,8 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
     const order = await paidOrder();
     await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'delay', delay_ms: 200, rate: 1 });
     const [a, b] = await Promise.all([
-      stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-double-tap' }),
-      stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-double-tap' }),
+      stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-double-tap' }),
+      stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-double-tap' }),
     ]);
     assert.equal(a.id, b.id);
     assert.equal(b.state, 'done', 'the repeat answers once the one send has its answer');
@@ -362,9 +362,9 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
   test('the answer lost after the platform committed: the repeated request answers with the same item and sends nothing new', async () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'drop_after_commit', rate: 1 });
-    const lost = await stack.outbox.enqueueRefund(order.id, 4_000, 'manager-ana', { requestId: 'req-lost-answer' });
+    const lost = await stack.outbox.requestRefund({ orderId: order.id, amount: '40.00', approver: null, actor: 'manager-ana', requestId: 'req-lost-answer' });
     assert.equal(lost.state, 'queued');
-    const repeated = await stack.outbox.enqueueRefund(order.id, 4_000, 'manager-ana', { requestId: 'req-lost-answer' });
+    const repeated = await stack.outbox.requestRefund({ orderId: order.id, amount: '40.00', approver: null, actor: 'manager-ana', requestId: 'req-lost-answer' });
     assert.equal(repeated.id, lost.id);
     assert.equal(repeated.state, 'queued');
     assert.equal(refundKeys(order.id).length, 1, 'the repeat sent nothing: the outbox resends it on its own, with its key');
@@ -377,13 +377,13 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
   test('the same request id after a restart (the core closed and opened again on the same file) is the same item', async () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', status: 503, rate: 1 });
-    const queued = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-restart-01' });
+    const queued = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-restart-01' });
     assert.equal(queued.state, 'queued');
     const sentBefore = refundKeys(order.id).length;
     await stack.close();
 
     stack = open(port);
-    const after = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-restart-01' });
+    const after = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-restart-01' });
     assert.equal(after.id, queued.id);
     assert.equal(after.state, 'queued');
     assert.equal(refundKeys(order.id).length, sentBefore, 'nothing new was sent');
@@ -394,7 +394,7 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
     assert.equal(stack.outbox.list()[0]?.state, 'done');
     await stack.close();
     stack = open(port);
-    const done = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-restart-01' });
+    const done = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-restart-01' });
     assert.equal(done.id, queued.id);
     assert.equal(done.state, 'done');
     assert.ok((done.refundIds?.length ?? 0) === 1, 'a done refund names the refund the platform made');
@@ -407,17 +407,17 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
   test('the same request id for another amount, a full refund or another order is refused (refund_request_conflict); nothing is recorded', async () => {
     const order = await paidOrder();
     const other = await paidOrder('50.00');
-    const first = await stack.outbox.enqueueRefund(order.id, 1_000, 'manager-ana', { requestId: 'req-conflict' });
+    const first = await stack.outbox.requestRefund({ orderId: order.id, amount: '10.00', approver: null, actor: 'manager-ana', requestId: 'req-conflict' });
     assert.equal(first.state, 'done');
-    await assert.rejects(stack.outbox.enqueueRefund(order.id, 1_500, 'manager-ana', { requestId: 'req-conflict' }), refusedAsConflict);
-    await assert.rejects(stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-conflict' }), refusedAsConflict);
-    await assert.rejects(stack.outbox.enqueueRefund(other.id, 1_000, 'manager-ana', { requestId: 'req-conflict' }), refusedAsConflict);
+    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, amount: '15.00', approver: null, actor: 'manager-ana', requestId: 'req-conflict' }), refusedAsConflict);
+    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-conflict' }), refusedAsConflict);
+    await assert.rejects(stack.outbox.requestRefund({ orderId: other.id, amount: '10.00', approver: null, actor: 'manager-ana', requestId: 'req-conflict' }), refusedAsConflict);
     assert.equal(stack.ops.forOrder(order.id).length, 2, 'the create and the one refund');
     assert.equal(stack.ops.forOrder(other.id).length, 1, 'only the create');
     assert.deepEqual((await onPlatform(order.id)).transactions.refunds.map((r: Json) => r.amount), ['10.00']);
     assert.equal((await onPlatform(other.id)).transactions.refunds?.length ?? 0, 0);
     // A new request id is a new refund, checked like any other.
-    const second = await stack.outbox.enqueueRefund(order.id, 1_500, 'manager-ana', { requestId: 'req-conflict-2' });
+    const second = await stack.outbox.requestRefund({ orderId: order.id, amount: '15.00', approver: null, actor: 'manager-ana', requestId: 'req-conflict-2' });
     assert.notEqual(second.id, first.id);
     assert.deepEqual((await onPlatform(order.id)).transactions.refunds.map((r: Json) => r.amount), ['10.00', '15.00']);
   });
@@ -425,11 +425,11 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
   test('a repeated full refund is answered from the record, not refused by the checks that now count it', async () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', status: 503, rate: 1 });
-    const first = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-full-again' });
+    const first = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-full-again' });
     assert.equal(first.state, 'queued');
     // Another request for the same order is a second refund: the queued full one leaves nothing.
-    await assert.rejects(stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-full-other' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'refund_in_progress');
-    const again = await stack.outbox.enqueueRefund(order.id, null, 'manager-ana', { requestId: 'req-full-again' });
+    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-full-other' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'refund_in_progress');
+    const again = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-full-again' });
     assert.equal(again.id, first.id);
   });
 });
@@ -439,7 +439,7 @@ describe('lifecycle', () => {
     const order = await paidOrder();
     await fault({ method: 'POST', path: `/v1/orders/${order.id}/refund`, kind: 'delay', delay_ms: 300, rate: 1 });
     const arrived = requestArrives(`/v1/orders/${order.id}/refund`);
-    const pending = stack.outbox.enqueueRefund(order.id, null, 'manager-ana');
+    const pending = stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' });
     await arrived;
     assert.equal(stack.outbox.list()[0]?.state, 'sending');
     await stack.outbox.stop();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openKioskStore, type KioskStore } from '../../../electron/core/compose.ts';
+import { openKioskStore, type KioskStore } from '../../../electron/core/store/kiosk-store.ts';
 import { composeDay, type DayServices } from '../../../electron/core/people/day-services.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, pinDerivations, type PinRecord } from '../../../electron/core/pin.ts';

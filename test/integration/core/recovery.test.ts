@@ -160,7 +160,7 @@ describe('reconciling non-final orders', () => {
     const refunding = await createOrderOnce(stack.ops, port, stack.ordersRepo, request('sale-refunding'));
     await h.request('POST', `/sandbox/orders/${refunding.id}/pay`, { body: { outcome: 'approved' } });
     stack.ordersRepo.saveIfNewer(await port.get(refunding.id));
-    const item = await stack.outbox.enqueueRefund(refunding.id, null, 'manager-ana');
+    const item = await stack.outbox.requestRefund({ orderId: refunding.id, approver: null, actor: 'manager-ana' });
     assert.equal(item.state, 'done');
     assert.deepEqual(stack.ordersRepo.nonFinal().map((s) => s.order.id).sort(), [awaiting.id, refunding.id].sort());
 

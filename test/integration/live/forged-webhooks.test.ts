@@ -7,99 +7,42 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startNodeProcess, type NodeProcess } from '../../support/node-process.ts';
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
-import { connectSse, type SseConnection } from '../../support/sse-client.ts';
-import { keychainForTests, type TestKeychain } from '../../support/private-keyring.ts';
+import { liveKeychain, startLiveTrio, type LiveSeller, type LiveTrio } from '../../support/live-trio.ts';
 
 const PIN = '2468';
 const POS = 'CAJA1';
-const keychain = await keychainForTests();
-const skip = 'skip' in keychain ? (process.env.REQUIRE_SECRET_SERVICE === '1' ? false : keychain.skip) : false;
-
-interface SellerAccount {
-  user_id: string;
-  client_id: string;
-  client_secret: string;
-  webhook_secret: string;
-  token: string;
-}
+const keychain = await liveKeychain();
 
 interface KioskOrderView {
   id: string;
   status: string;
 }
 
-type ApiResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+describe('live mode, three processes: forged webhooks never decide what the kiosk shows', { skip: keychain.skip }, () => {
+  let trio: LiveTrio;
+  /** The seller the kiosk serves, and another one on the same platform, each with a token of its own. */
+  let store: LiveSeller & { token: string };
+  let other: LiveSeller & { token: string };
 
-describe('live mode, three processes: forged webhooks never decide what the kiosk shows', { skip }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kiosk-forged-'));
-  const relayKey = randomBytes(24).toString('hex');
-  let sandbox: NodeProcess;
-  let relay: NodeProcess;
-  let kiosk: NodeProcess;
-  let platformUrl: string;
-  let relayUrl: string;
-  let kioskOrigin: string;
-  let kioskSecret: string;
-  let store: SellerAccount;
-  let other: SellerAccount;
-  let screen: SseConnection;
+  async function tokenOf(seller: LiveSeller): Promise<LiveSeller & { token: string }> {
+    const token = await trio.control('POST', '/oauth/token', { grant_type: 'client_credentials', client_id: seller.client_id, client_secret: seller.client_secret });
+    assert.equal(token.status, 200);
+    return { ...seller, token: String(token.body.access_token) };
+  }
 
   /** The platform's own word on an order, with its owner's token. */
   async function platformOrder(id: string, token: string): Promise<{ status: string }> {
-    const response = await fetch(`${platformUrl}/v1/orders/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${trio.platformUrl}/v1/orders/${id}`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(response.status, 200, `GET ${id} on the platform`);
     return (await response.json()) as { status: string };
   }
 
-  async function control(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${platformUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
-
-  async function newSeller(): Promise<SellerAccount> {
-    const created = await control('POST', '/sandbox/sellers', { country_code: 'AR', pos: [POS] });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const seller = created.body as unknown as Omit<SellerAccount, 'webhook_secret' | 'token'>;
-    const hook = await control('PUT', `/sandbox/applications/${seller.client_id}/notifications`, { webhook_url: 'http://127.0.0.1:9/not-yet' });
-    assert.equal(hook.status, 200);
-    const token = await control('POST', '/oauth/token', { grant_type: 'client_credentials', client_id: seller.client_id, client_secret: seller.client_secret });
-    assert.equal(token.status, 200);
-    return { ...seller, webhook_secret: String(hook.body.webhook_secret), token: String(token.body.access_token) };
-  }
-
-  /** One KioskApi call through the web shell, as the counter display makes it. */
-  async function api<T>(method: string, input: unknown): Promise<ApiResult<T>> {
-    const response = await fetch(`${kioskOrigin}/api/${method}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-kiosk-secret': kioskSecret },
-      body: JSON.stringify(input),
-    });
-    return (await response.json()) as ApiResult<T>;
-  }
-
   async function charge(amount: string): Promise<string> {
-    const created = await api<KioskOrderView>('createOrder', { amount });
+    const created = await trio.call<KioskOrderView>('createOrder', { amount });
     assert.ok(created.ok, JSON.stringify(created));
     assert.equal(created.value.status, 'created');
     return created.value.id;
-  }
-
-  /** Every status the counter display was told of for an order, in order. */
-  function shown(id: string): string[] {
-    return screen.messages
-      .filter((m) => m.event === 'order.updated')
-      .map((m) => (JSON.parse(m.data) as { order: KioskOrderView }).order)
-      .filter((o) => o.id === id)
-      .map((o) => o.status);
   }
 
   /** A webhook body as the platform sends it (platform-facts "Webhooks"), saying whatever the forger wants. */
@@ -135,58 +78,26 @@ describe('live mode, three processes: forged webhooks never decide what the kios
    */
   async function genuinePaymentShown(): Promise<void> {
     const probe = await charge('1.00');
-    const paid = await control('POST', `/sandbox/orders/${probe}/pay`, { outcome: 'approved' });
+    const paid = await trio.control('POST', `/sandbox/orders/${probe}/pay`, { outcome: 'approved' });
     assert.equal(paid.status, 200);
-    await screen.until(() => shown(probe).includes('processed'), 10_000);
+    await trio.screen.until(() => trio.shownStatuses(probe).includes('processed'), 10_000);
   }
 
   before(async () => {
-    const env = { ...(keychain as TestKeychain).env, ...process.env };
-    for (const name of Object.keys(env)) if (name.startsWith('RELAY_') || name.startsWith('KIOSK_')) delete env[name];
-    sandbox = await startNodeProcess('sandbox/main.ts', ['--port', '0', '--data', join(dir, 'sandbox.sqlite')], { ready: /listening on (http:\/\/127\.0\.0\.1:\d+)/, env });
-    platformUrl = sandbox.ready[1] as string;
-    store = await newSeller();
-    other = await newSeller();
-    relay = await startNodeProcess(
-      'relay/main.ts',
-      ['--port', '0', '--platform-url', platformUrl, '--webhook-secret', store.webhook_secret, '--kiosk-key', `${relayKey}=${store.user_id}`, '--data', join(dir, 'relay.sqlite')],
-      { ready: /listening on (http:\/\/127\.0\.0\.1:\d+)/, env },
-    );
-    relayUrl = relay.ready[1] as string;
-    const hooked = await control('PUT', `/sandbox/applications/${store.client_id}/notifications`, { webhook_url: `${relayUrl}/notifications/webhook` });
-    assert.equal(hooked.status, 200);
-
-    kiosk = await startNodeProcess('launch/web.ts', ['--platform-url', platformUrl, '--data-dir', join(dir, 'kiosk'), '--no-open', '--port', '0'], {
-      ready: /^Kiosk \(live mode, platform \S+\) at (http:\/\/127\.0\.0\.1:\d+)\/\?k=([0-9a-f]+)$/m,
-      env,
-    });
-    kioskOrigin = kiosk.ready[1] as string;
-    kioskSecret = kiosk.ready[2] as string;
-    const connected = await api<{ state: string }>('connect', { method: 'client_credentials', clientId: store.client_id, clientSecret: store.client_secret, countryCode: 'AR', pin: PIN });
-    assert.ok(connected.ok, JSON.stringify(connected));
-    const saved = await api('updateSettings', { pin: PIN, patch: { relayUrl, relayKey, posId: POS } });
-    assert.ok(saved.ok, JSON.stringify(saved));
-    screen = await connectSse(`${kioskOrigin}/api/events?k=${kioskSecret}`);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const connectivity = await api<{ relay: string }>('getConnectivity', {});
-      if (connectivity.ok && connectivity.value.relay === 'live') break;
-      assert.ok(Date.now() < deadline, 'the kiosk never went live on the relay');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    trio = await startLiveTrio({ keychain, name: 'forged', pin: PIN, pos: POS });
+    store = await tokenOf(trio.seller);
+    other = await tokenOf(await trio.newSeller());
   });
 
   after(async () => {
-    screen?.close();
-    const codes = await Promise.all([kiosk?.stop(), relay?.stop(), sandbox?.stop()]);
-    rmSync(dir, { recursive: true, force: true });
-    if (!('skip' in keychain)) await (keychain as TestKeychain).close();
+    const codes = await trio?.stop();
+    await keychain.close();
     assert.deepEqual(codes, [0, 0, 0], 'each process stops cleanly on SIGTERM');
   });
 
   test('a forged "processed" for an unpaid order never shows Paid; check status and cancel do what the platform says', async () => {
     const id = await charge('10.00');
-    const ack = await postWebhookAck(relayUrl, {
+    const ack = await postWebhookAck(trio.relayUrl, {
       secret: store.webhook_secret,
       dataId: id,
       body: forgedBody(id, { userId: store.user_id, status: 'processed', version: 7, applicationId: store.client_id }),
@@ -194,15 +105,15 @@ describe('live mode, three processes: forged webhooks never decide what the kios
     assert.equal(ack.status, 200, `the relay takes the validly signed request (${JSON.stringify(ack.body)}): only the kiosk's GET can unmask it`);
     await genuinePaymentShown();
 
-    assert.ok(!shown(id).includes('processed'), `the counter display was never told the unpaid order is paid (saw ${shown(id).join(', ')})`);
-    const stored = await api<KioskOrderView>('getOrder', { id });
+    assert.ok(!trio.shownStatuses(id).includes('processed'), `the counter display was never told the unpaid order is paid (saw ${trio.shownStatuses(id).join(', ')})`);
+    const stored = await trio.call<KioskOrderView>('getOrder', { id });
     assert.ok(stored.ok);
     assert.equal(stored.value.status, 'created', 'what the kiosk keeps is what the platform said');
-    const checked = await api<KioskOrderView>('getOrder', { id, refresh: true });
+    const checked = await trio.call<KioskOrderView>('getOrder', { id, refresh: true });
     assert.ok(checked.ok);
     assert.equal(checked.value.status, 'created', 'check status asks the platform');
 
-    const canceled = await api<KioskOrderView>('cancelOrder', { id });
+    const canceled = await trio.call<KioskOrderView>('cancelOrder', { id });
     assert.ok(canceled.ok, JSON.stringify(canceled));
     assert.equal(canceled.value.status, 'canceled', 'cancel asked the platform and the platform canceled it');
     assert.equal((await platformOrder(id, store.token)).status, 'canceled');
@@ -211,7 +122,7 @@ describe('live mode, three processes: forged webhooks never decide what the kios
   test('a forged huge version does not hold back the genuine payment: Paid within 3 s', async () => {
     const id = await charge('12.00');
     for (const version of [Number.MAX_SAFE_INTEGER, 1e308, -1, '99999999999999999999', 2.5]) {
-      const ack = await postWebhookAck(relayUrl, {
+      const ack = await postWebhookAck(trio.relayUrl, {
         secret: store.webhook_secret,
         dataId: id,
         body: forgedBody(id, { userId: store.user_id, status: 'canceled', version, applicationId: store.client_id }),
@@ -219,18 +130,18 @@ describe('live mode, three processes: forged webhooks never decide what the kios
       assert.ok(ack.status < 500, `the relay answers a forged version ${String(version)} without failing (${ack.status})`);
     }
     const paidAt = Date.now();
-    const paid = await control('POST', `/sandbox/orders/${id}/pay`, { outcome: 'approved' });
+    const paid = await trio.control('POST', `/sandbox/orders/${id}/pay`, { outcome: 'approved' });
     assert.equal(paid.status, 200);
     // The issue's bound for the genuine payment: 3 s from the platform's approval to the counter display.
-    await screen.until(() => shown(id).includes('processed'), Math.max(1, 3_000 - (Date.now() - paidAt)));
-    assert.ok(!shown(id).includes('canceled'), 'the forged "canceled" never reached the screen');
-    const stored = await api<KioskOrderView>('getOrder', { id });
+    await trio.screen.until(() => trio.shownStatuses(id).includes('processed'), Math.max(1, 3_000 - (Date.now() - paidAt)));
+    assert.ok(!trio.shownStatuses(id).includes('canceled'), 'the forged "canceled" never reached the screen');
+    const stored = await trio.call<KioskOrderView>('getOrder', { id });
     assert.ok(stored.ok);
     assert.equal(stored.value.status, 'processed');
   });
 
   test("another seller's order, announced with a valid signature, never enters the kiosk", async () => {
-    const created = await fetch(`${platformUrl}/v1/orders`, {
+    const created = await fetch(`${trio.platformUrl}/v1/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${other.token}`, 'x-idempotency-key': randomBytes(16).toString('hex') },
       body: JSON.stringify({
@@ -243,24 +154,24 @@ describe('live mode, three processes: forged webhooks never decide what the kios
     });
     assert.equal(created.status, 201);
     const foreign = ((await created.json()) as { id: string }).id;
-    await control('POST', `/sandbox/orders/${foreign}/pay`, { outcome: 'approved' });
+    await trio.control('POST', `/sandbox/orders/${foreign}/pay`, { outcome: 'approved' });
 
     // Signed with this store's application secret and addressed to this store's seller: the relay streams it.
-    const toStore = await postWebhookAck(relayUrl, {
+    const toStore = await postWebhookAck(trio.relayUrl, {
       secret: store.webhook_secret,
       dataId: foreign,
       body: forgedBody(foreign, { userId: store.user_id, status: 'processed', version: 2, applicationId: store.client_id }),
     });
     assert.equal(toStore.status, 200, JSON.stringify(toStore.body));
     // Signed with this store's secret but speaking for the other seller: that secret cannot speak for it.
-    const forOther = await postWebhookAck(relayUrl, {
+    const forOther = await postWebhookAck(trio.relayUrl, {
       secret: store.webhook_secret,
       dataId: foreign,
       body: forgedBody(foreign, { userId: other.user_id, status: 'processed', version: 3, applicationId: store.client_id }),
     });
     assert.ok(forOther.status >= 400 && forOther.status < 500, `refused (${forOther.status} ${JSON.stringify(forOther.body)})`);
     // The other seller's own secret: not an application this relay serves.
-    const otherSecret = await postWebhookAck(relayUrl, {
+    const otherSecret = await postWebhookAck(trio.relayUrl, {
       secret: other.webhook_secret,
       dataId: foreign,
       body: forgedBody(foreign, { userId: store.user_id, status: 'processed', version: 4, applicationId: other.client_id }),
@@ -268,12 +179,12 @@ describe('live mode, three processes: forged webhooks never decide what the kios
     assert.equal(otherSecret.status, 401, JSON.stringify(otherSecret.body));
 
     await genuinePaymentShown();
-    assert.deepEqual(shown(foreign), [], 'the counter display never heard of it');
-    const listed = await api<KioskOrderView[]>('listOrders', {});
+    assert.deepEqual(trio.shownStatuses(foreign), [], 'the counter display never heard of it');
+    const listed = await trio.call<KioskOrderView[]>('listOrders', {});
     assert.ok(listed.ok);
     assert.ok(!listed.value.some((o) => o.id === foreign), 'it is not in the history');
-    const lookup = await api<KioskOrderView>('getOrder', { id: foreign });
+    const lookup = await trio.call<KioskOrderView>('getOrder', { id: foreign });
     assert.equal(!lookup.ok && lookup.error.code, 'order_not_found');
-    assert.ok(!kiosk.stderr().includes(store.client_secret) && !kiosk.stderr().includes(relayKey), 'no secret in the kiosk log');
+    assert.ok(!trio.kiosk.stderr().includes(store.client_secret) && !trio.kiosk.stderr().includes(trio.relayKey), 'no secret in the kiosk log');
   });
 });

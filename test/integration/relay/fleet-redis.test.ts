@@ -3,8 +3,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { HeartbeatSender } from '../../../electron/core/live/heartbeat.ts';
+import { Redis } from 'ioredis';
+import { buildRelay, type Relay, type RelayOptions } from '../../../relay/app.ts';
+import { HeartbeatSender } from '../../../electron/core/support/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import { ManualClock } from '../../support/fakes/manual-clock.ts';
 import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';
@@ -46,6 +47,21 @@ async function fleet(url: string): Promise<FleetView> {
   return (await response.json()) as FleetView;
 }
 
+/** An in-process relay of keys A and B on the Redis at `redisUrl`. */
+function inProcess(redisUrl: string, clock: ManualClock): RelayOptions {
+  return {
+    platformUrl: 'http://127.0.0.1:9',
+    webhookSecrets: [SECRET],
+    kioskKeys: [
+      { key: KEY_A, userId: SELLER, posIds: null },
+      { key: KEY_B, userId: SELLER, posIds: null },
+    ],
+    redisUrl,
+    adminKey: ADMIN,
+    clock,
+  };
+}
+
 const ids = (view: FleetView) => view.sellers.flatMap((s) => s.kiosks.map((k) => `${s.seller}/${k.kiosk_id}/${k.flags.join('+') || 'ok'}`));
 
 describe('fleet on Redis', () => {
@@ -71,17 +87,7 @@ describe('fleet on Redis', () => {
     const server = await startRedisServer();
     servers.push(server);
     const clock = new ManualClock();
-    const options = {
-      platformUrl: 'http://127.0.0.1:9',
-      webhookSecrets: [SECRET],
-      kioskKeys: [
-        { key: KEY_A, userId: SELLER, posIds: null },
-        { key: KEY_B, userId: SELLER, posIds: null },
-      ],
-      redisUrl: server.url,
-      adminKey: ADMIN,
-      clock,
-    };
+    const options = inProcess(server.url, clock);
     const relays: Relay[] = [await buildRelay(options), await buildRelay(options)];
     try {
       const [urlOne, urlTwo] = [await relays[0]!.listen(0), await relays[1]!.listen(0)];
@@ -99,6 +105,35 @@ describe('fleet on Redis', () => {
       assert.equal(metricValue(metrics, 'relay_kiosk_heartbeat_age_seconds', `seller="${SELLER}",kiosk="kiosk-a-0000000001",pos="CAJA-1"`), 301);
     } finally {
       for (const relay of relays) await relay.close();
+    }
+  });
+
+  // issue 28: the Redis fleet has no schema to migrate and nothing is dropped on start; a record written before issue 27
+  // (no owner) is still served, and the next heartbeat's key takes it over, like a migrated SQLite record.
+  it('a record an older relay left in Redis (no owner) is on the fleet after a restart and taken over by the next heartbeat', { skip: REDIS_SKIP }, async () => {
+    const server = await startRedisServer();
+    servers.push(server);
+    const clock = new ManualClock();
+    const beat = { kiosk_id: 'kiosk-pre27-000001', pos_id: 'CAJA-9', version: '1.0.0', uptime_s: 9, connectivity: { platform: 'online', relay: 'live' }, outbox: { queued: 0, failed: 0 }, last_sale_at: null, last_error_code: null };
+    const writer = new Redis(server.url);
+    try {
+      await writer.hset(`relay:fleet:seller:${SELLER}`, beat.kiosk_id, JSON.stringify({ at: clock.now() - 60_000, heartbeat: beat }));
+      await writer.sadd('relay:fleet:sellers', SELLER);
+    } finally {
+      writer.disconnect();
+    }
+    const relay = await buildRelay(inProcess(server.url, clock));
+    try {
+      const url = await relay.listen(0);
+      const kiosk = (await fleet(url)).sellers.find((s) => s.seller === SELLER)?.kiosks[0];
+      assert.ok(kiosk, 'the old record is on the fleet');
+      assert.deepEqual(Object.fromEntries(Object.keys(beat).map((field) => [field, kiosk[field as keyof typeof kiosk]])), beat, 'the stored heartbeat as it was');
+      assert.equal(kiosk?.last_heartbeat_at, new Date(clock.now() - 60_000).toISOString());
+      assert.deepEqual(await sender(url, KEY_B, clock, beat.kiosk_id).beat(), { sent: true });
+      const again = await fetch(`${url}/kiosks/heartbeat`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY_A}` }, body: JSON.stringify(beat) });
+      assert.equal(again.status, 409, 'the record now belongs to the key that took it over');
+    } finally {
+      await relay.close();
     }
   });
 

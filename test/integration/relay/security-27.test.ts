@@ -238,3 +238,15 @@ test('issue 27: wrong keys on /notifications/health share the admin rate limit; 
   assert.equal((await fetch(`${relay.url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 429);
   assert.equal((await health(KEY_A)).status, 200, "a kiosk's own key reads its report");
 });
+
+test('issue 28: the metrics port of its own takes the admin key through the same check: wrong keys there count and limit the fleet too', async () => {
+  const { relay, url } = await start({ metrics: { port: 0 } });
+  const metricsUrl = relay.metricsUrl();
+  assert.ok(metricsUrl);
+  for (let i = 0; i < 10; i += 1) assert.equal((await fetch(`${metricsUrl}/metrics`, { headers: { authorization: `Bearer wrong-metrics-guess-${i}` } })).status, 401, `guess ${i}`);
+  const limited = await fetch(`${metricsUrl}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  assert.equal(limited.status, 429);
+  assert.equal(limited.headers.get('retry-after'), '60');
+  assert.equal((await fetch(`${url}/fleet`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 429);
+  assert.equal((await fetch(`${url}/notifications/health`, { headers: { authorization: `Bearer ${KEY_A}` } })).status, 200, "a kiosk's own key is still answered");
+});

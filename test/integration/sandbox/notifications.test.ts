@@ -388,7 +388,7 @@ describe('IPN (seed 6.1, platform-facts "IPN")', () => {
     await h.sandbox.sweep();
     const topics = ipn.received.map((r) => ipnQuery(r).get('topic'));
     if (topics.length === 0) {
-      t.skip('the legacy module (sandbox/domain/legacy.ts) does not send IPNs for QR payments yet');
+      t.skip('the legacy module (sandbox/domain/legacy-payments.ts) does not send IPNs for QR payments yet');
       return;
     }
     assert.ok(topics.includes('payment'), topics.join());

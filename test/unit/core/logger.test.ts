@@ -123,7 +123,7 @@ test('errors are logged with name, message, code and stack, all redacted, and th
   logger.error('vault', { error: new VaultUnavailableError(`token ${ACCESS} could not be stored`, { cause }) });
   assert.ok(!lines[0]?.includes(CLIENT_SECRET) && !lines[0]?.includes(ACCESS));
   const error = parsed()[0]?.error as Record<string, unknown>;
-  assert.equal(error.name, 'Error');
+  assert.equal(error.name, 'VaultUnavailableError', 'issue 28: the vault failure names itself');
   assert.equal(error.code, 'keychain_unavailable');
   assert.equal(error.message, `token ${REDACTED} could not be stored`);
   assert.equal(typeof error.stack, 'string');

@@ -84,7 +84,7 @@ describe('retryAfterMs (RFC 9110 10.2.3: delta-seconds or HTTP-date)', () => {
   });
 });
 
-describe("the relay's IPN lookups (relay/app.ts: its 0-based attempt a is backoffDelay's a + 1)", () => {
+describe("the relay's IPN lookups (relay/routes/ipn.ts: its 0-based attempt a is backoffDelay's a + 1)", () => {
   const POLICY = { maxAttempts: 8, baseMs: 1000, maxMs: 60_000 };
 
   test('style guide 8: the backoff doubles from baseMs per attempt and is capped at maxMs (random near 1)', () => {

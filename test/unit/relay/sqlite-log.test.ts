@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteEventLog } from '../../../relay/log/sqlite-log.ts';
+import { RELAY_MIGRATIONS } from '../../../relay/sqlite-file.ts';
 import type { AppendInput, LoggedEvent } from '../../../relay/log/event-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'relay-sqlite-log-'));
@@ -105,11 +106,12 @@ test('issue 12: a log made by the first schema is migrated: order_versions is dr
   const inspect = new Database(file, { readonly: true });
   try {
     const tables = inspect.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+    // issue 28: the fleet's tables share the file's numbered migrations.
     assert.deepEqual(
       tables.map((t) => t.name),
-      ['events', 'meta', 'request_ids', 'sqlite_sequence'],
+      ['events', 'fleet_beats', 'fleet_test_notifications', 'meta', 'request_ids', 'sqlite_sequence'],
     );
-    assert.equal(inspect.pragma('user_version', { simple: true }), 3);
+    assert.equal(inspect.pragma('user_version', { simple: true }), RELAY_MIGRATIONS.length);
   } finally {
     inspect.close();
   }

@@ -1,9 +1,11 @@
 // issue 13 "One error table for the kiosk's own codes": kioskError() builds every kiosk error from the table, its
 // retryable included; one code per condition; a code in none of the tables (a newer platform's, an older build's row)
-// becomes unknown_platform_error with its raw text kept.
+// becomes unknown_platform_error with its raw text kept. issue 28: the table also has each code's HTTP status, and
+// every code has words in each language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KIOSK_ERRORS, RENAMED_KIOSK_CODES, currentCode, isKioskOwnCode, kioskError, parseErrorCode, recordedError } from '../../../shared/kiosk-errors.ts';
+import { KIOSK_ERRORS, RENAMED_KIOSK_CODES, currentCode, defaultMessage, isKioskOwnCode, kioskError, kioskStatus, parseErrorCode, recordedError, type KioskOwnErrorCode } from '../../../shared/kiosk-errors.ts';
+import { common } from '../../../renderer/src/i18n/common.ts';
 import { OAUTH_ERRORS, ORDER_ERRORS, TOKENIZE_ERRORS } from '../../../shared/errors.ts';
 
 test('an error from the table has its message unless given a more precise one, and the table\'s retryable', () => {
@@ -69,4 +71,44 @@ test('issue 26: the documented refund codes are in the platform table with their
     'cannot_refund_order',
     'refund_amount_exceeds',
   ]);
+});
+
+test('issue 28: every kiosk code has an HTTP status of a refusal (400–599) and a boolean retryable, and kioskStatus reads it', () => {
+  for (const [code, spec] of Object.entries(KIOSK_ERRORS)) {
+    assert.ok(Number.isInteger(spec.status) && spec.status >= 400 && spec.status <= 599, `${code}: ${spec.status}`);
+    assert.equal(typeof spec.retryable, 'boolean', code);
+    assert.equal(kioskStatus(code as KioskOwnErrorCode), spec.status, code);
+  }
+  // The statuses the web shell answered before the table had them (issue 4 guards; issue 12) are the table's now.
+  const shell = { launch_secret_refused: 401, forbidden_origin: 403, wrong_host: 421, method_not_allowed: 405, unsupported_media_type: 415, unknown_method: 404, too_large: 413, invalid_input: 400, bad_path: 400, not_found: 404, internal: 500, headers_too_large: 431, request_timeout: 408, unreadable_request: 400 } as const;
+  for (const [code, status] of Object.entries(shell)) assert.equal(kioskStatus(code as KioskOwnErrorCode), status, code);
+});
+
+test('issue 28: each kiosk code has words in es, pt and en, none empty, none left in another language, none shared by two codes', () => {
+  for (const lang of ['en', 'es', 'pt'] as const) {
+    const table = common[lang] as Readonly<Record<string, unknown>>;
+    const seen = new Map<string, string>();
+    for (const code of Object.keys(KIOSK_ERRORS)) {
+      const words = table[`error.${code}`];
+      assert.ok(typeof words === 'string' && words.trim() !== '', `${lang} error.${code}`);
+      assert.equal(seen.get(words), undefined, `${lang}: error.${code} has the words of error.${seen.get(words)}`);
+      seen.set(words, code);
+    }
+  }
+  for (const code of Object.keys(KIOSK_ERRORS)) {
+    const [en, es, pt] = (['en', 'es', 'pt'] as const).map((lang) => (common[lang] as Readonly<Record<string, unknown>>)[`error.${code}`]);
+    assert.ok(en !== es && en !== pt && es !== pt, `error.${code} is translated: ${String(en)} / ${String(es)} / ${String(pt)}`);
+  }
+  const messages = Object.values(KIOSK_ERRORS).map((spec) => spec.message);
+  assert.ok(messages.every((m) => m.trim() !== ''), 'every English message of the table says something');
+  assert.equal(new Set(messages).size, messages.length, 'no two codes share the table\'s English message');
+});
+
+test('issue 28: defaultMessage words any code: the kiosk\'s table, else the platform\'s, else the bare status', () => {
+  assert.equal(defaultMessage('too_large'), KIOSK_ERRORS.too_large.message);
+  assert.equal(defaultMessage('not_found'), KIOSK_ERRORS.not_found.message, 'a code in both tables is the kiosk\'s');
+  assert.equal(defaultMessage('cannot_refund_order'), ORDER_ERRORS.cannot_refund_order.message);
+  assert.equal(defaultMessage('invalid_grant'), OAUTH_ERRORS.invalid_grant.message);
+  assert.equal(defaultMessage('failed_dependency'), TOKENIZE_ERRORS.failed_dependency.message);
+  assert.equal(defaultMessage('http_503'), 'The payment platform answered HTTP 503.');
 });

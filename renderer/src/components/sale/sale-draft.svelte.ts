@@ -21,6 +21,13 @@ export class SaleDraft {
    * tapped: the Sale screen then opens on the products when there are some, else on the keypad.
    */
   tab = $state<'keypad' | 'products' | null>(null);
+  /** issue 29 "Tender": the cash payment screen is open for the sale entered. */
+  cash = $state(false);
+  /**
+   * issue 29 "Split tender": the cash part of the split sale whose QR part is on screen (its cash sale id and amount),
+   * and whether it was handed back (the QR part ended unpaid). Null for a QR-only sale.
+   */
+  split = $state.raw<{ saleId: string; cash: string; returned: boolean } | null>(null);
 
   /** Back to an empty sale (after a paid, canceled or abandoned charge). */
   reset(): void {
@@ -29,6 +36,8 @@ export class SaleDraft {
     this.description = '';
     this.orderId = null;
     this.problem = null;
+    this.cash = false;
+    this.split = null;
   }
 }
 

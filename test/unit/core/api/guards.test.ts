@@ -5,6 +5,13 @@ import { createGuards, ok, type GuardServices } from '../../../../electron/core/
 import { VaultUnavailableError, type Logger } from '../../../../electron/core/ports.ts';
 import type { PinVerifyResult } from '../../../../electron/core/pin.ts';
 import type { Currency } from '../../../../shared/money.ts';
+import type { KioskError } from '../../../../shared/kiosk-api.ts';
+import { KIOSK_ERRORS, kioskError } from '../../../../shared/kiosk-errors.ts';
+import { refuse } from '../../../../shared/kiosk-failure.ts';
+import { csvProblem } from '../../../../shared/catalog-problems.ts';
+import { OutboxRefusedError } from '../../../../electron/core/outbox/outbox.ts';
+import { PlatformError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
+import { DamagedRowError } from '../../../../electron/core/store/order-rows.ts';
 
 function setup(over: Partial<GuardServices> = {}) {
   const logged: string[] = [];
@@ -109,5 +116,42 @@ describe('guarded', () => {
     const charge = await setup({ connected: () => false }).guards.guarded('createOrder', { connected: true, country: true }, handler)({ amount: '10' });
     assert.ok(!charge.ok);
     assert.equal(charge.error.code, 'not_connected');
+  });
+});
+
+// issue 28: every throw reaches the renderer through one mapping (guards.fail), from the table; no class of its own.
+describe('fail: the boundary maps every throw through the table', () => {
+  test('a KioskFailure of any service is answered as it is: refuse(), the vault\'s, the outbox\'s, the platform client\'s', () => {
+    const { guards, logged } = setup();
+    const problems = [csvProblem(2, 'price_zero', {})];
+    const cases: Array<[unknown, KioskError]> = [
+      [refuse('item_not_found', 'There is no catalog item c1.'), { code: 'item_not_found', message: 'There is no catalog item c1.', retryable: false }],
+      [refuse('invalid_csv', undefined, { details: ['line 2: zero'], problems }), { ...kioskError('invalid_csv'), details: ['line 2: zero'], problems }],
+      [refuse('training_busy'), kioskError('training_busy')],
+      [new VaultUnavailableError('No keychain service is reachable.'), { code: 'keychain_unavailable', message: 'No keychain service is reachable.', retryable: false }],
+      [new OutboxRefusedError('cannot_refund_order', 'Order ORD1 cannot be refunded.'), { code: 'cannot_refund_order', message: 'Order ORD1 cannot be refunded.', retryable: false }],
+      [new OutboxRefusedError('refund_request_conflict', 'Already recorded.'), { code: 'refund_request_conflict', message: 'Already recorded.', retryable: false }],
+      // The platform's own status decides retryable (style guide 8), and its details come along.
+      [new PlatformError(503, 'service_unavailable', 'Temporarily unavailable; retry.', ['x']), { code: 'service_unavailable', message: 'Temporarily unavailable; retry.', details: ['x'], retryable: true }],
+      [new PlatformError(409, 'order_already_canceled', 'Only created.'), { code: 'order_already_canceled', message: 'Only created.', details: [], retryable: false }],
+      // One code per condition (issue 13): no answer is network_error in the table's words, not the cause's.
+      [new PlatformNetworkError('ECONNREFUSED'), kioskError('network_error')],
+    ];
+    for (const [thrown, expected] of cases) assert.deepEqual(guards.fail(thrown), { ok: false, error: expected }, String(thrown));
+    assert.deepEqual(logged, [], 'a refusal is an answer, not a fault: nothing logged');
+  });
+
+  test('the store\'s damaged row is damaged_data naming the row, and logged; a full disk is disk_full; anything else internal', () => {
+    const { guards, logged } = setup();
+    const damaged = guards.fail(new DamagedRowError('catalog', 'c1', 'title has control characters'));
+    assert.ok(!damaged.ok);
+    assert.equal(damaged.error.code, 'damaged_data');
+    assert.match(damaged.error.message, /^the kiosk database row catalog\/c1 is damaged: title has control characters\. /);
+    assert.ok(damaged.error.message.endsWith(KIOSK_ERRORS.damaged_data.message), 'then the table\'s words');
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    assert.deepEqual(guards.fail(full), { ok: false, error: kioskError('disk_full') });
+    assert.deepEqual(guards.fail(new TypeError('x is undefined (a token abc123)')), { ok: false, error: kioskError('internal') });
+    assert.deepEqual(guards.fail('a string thrown'), { ok: false, error: kioskError('internal') });
+    assert.deepEqual(logged, ['damaged row in the kiosk database', 'kiosk call failed: the disk is full', 'kiosk call failed', 'kiosk call failed']);
   });
 });

@@ -232,4 +232,50 @@ describe('JobQueue: the outbox mechanics, on a test kind', () => {
     assert.equal(reads, readsWhenDone, 'empty again: the timer rests again');
     await q.stop();
   });
+
+  test('issue 28: a stop for a new sign-in outlives a restart: the next queue on the file sends nothing, says so at start, until resumeAfterSignIn', async () => {
+    const stops: boolean[] = [];
+    const first = queue({ stopped: (stopped) => stops.push(stopped) });
+    const refused = record(orderA);
+    const attempted = first.attempt(refused.id);
+    await settle();
+    kind.sends[0]!.reject(new TestKindError({ kind: 'stop', error: { code: 'user_not_authorized', message: 'refused' } }));
+    await attempted;
+    assert.deepEqual(stops, [true]);
+    const waiting = record(orderB);
+    assert.equal(await first.process(), 0, 'stopped: what is asked for after the refusal waits too');
+    await first.stop();
+
+    // The restart: a new queue over the same database, before any sign-in.
+    const restarted: boolean[] = [];
+    const second = queue({ stopped: (stopped) => restarted.push(stopped) });
+    assert.equal(second.stoppedForSignIn, true, 'the stop was read back from the database');
+    second.start();
+    assert.deepEqual(restarted, [true], 'start() announces the stop, so the status line says it at once');
+    assert.equal(await second.process(), 0, 'nothing is sent with the refused credentials');
+    assert.deepEqual(kind.sentIds(), [refused.id], 'neither the refused item nor the other one went again');
+    assert.deepEqual([refused, waiting].map((op) => ops.require(op.id).state), ['queued', 'queued']);
+
+    const resumed = second.resumeAfterSignIn();
+    await settle();
+    assert.deepEqual(restarted, [true, false]);
+    assert.deepEqual(new Set(kind.sentIds().slice(1)), new Set([refused.id, waiting.id]), 'after the sign-in both go, the refused one with its same key');
+    for (const send of kind.sends.slice(1)) send.resolve(null);
+    await resumed;
+    await second.stop();
+    assert.equal(queue().stoppedForSignIn, false, 'the sign-in lifted the stored stop too');
+  });
+
+  test('issue 28: a stored stop that cannot be read counts as a stop (a new sign-in clears it)', async () => {
+    db.prepare("INSERT INTO settings (key, value) VALUES ('outbox.stoppedForSignIn', '{not json')").run();
+    const q = queue();
+    assert.equal(q.stoppedForSignIn, true);
+    record(orderA);
+    assert.equal(await q.process(), 0);
+    const resumed = q.resumeAfterSignIn();
+    await settle();
+    kind.sends[0]!.resolve(null);
+    await resumed;
+    assert.equal(queue().stoppedForSignIn, false);
+  });
 });

@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openKioskDatabase, KioskStoreError, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
+import { openKioskDatabase, KioskStoreError } from '../../../../electron/core/store/database.ts';
 import { OperationsRepo, toOutboxItem } from '../../../../electron/core/store/operations-repo.ts';
+import { KIOSK_MIGRATIONS } from '../../../../electron/core/store/migrations.ts';
 import { kioskInputs } from '../../../../shared/kiosk-api.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
 
@@ -94,7 +95,7 @@ describe('operations: one operation per request id', () => {
     db.close();
     db = openKioskDatabase(file);
     ops = new OperationsRepo(db, clock);
-    assert.equal(db.pragma('user_version', { simple: true }), KIOSK_MIGRATIONS.length);
+    assert.equal(db.pragma('user_version', { simple: true }), KIOSK_MIGRATIONS.length, 'every step after 3 ran again');
     assert.equal(ops.byRequestId('req-rewind-001')?.id, op.id);
   });
 });

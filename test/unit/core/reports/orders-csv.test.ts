@@ -24,16 +24,30 @@ describe('orders CSV', () => {
     const lines = csv.slice(1).split('\r\n');
     assert.equal(lines.at(-1), '', 'the last row ends with CRLF too');
     assert.deepEqual(lines.slice(0, -1), [
-      'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded',
-      '2026-01-15T12:00:00Z;sale-1;"Ana; ""la jefa""";2 x Café con leche;100,00;ARS;processed;credit_card;9001;0,00',
-      '2026-01-15T12:00:00Z;sale-2;;;80,00;ARS;partially_refunded;;;30,00',
+      'time;reference;cashier;items;amount;currency;status;method;payment_reference;refunded;tender',
+      '2026-01-15T12:00:00Z;sale-1;"Ana; ""la jefa""";2 x Café con leche;100,00;ARS;processed;credit_card;9001;0,00;qr',
+      '2026-01-15T12:00:00Z;sale-2;;;80,00;ARS;partially_refunded;;;30,00;qr',
     ]);
   });
 
   test('with "," the amounts keep their decimal point and a field holding a comma is quoted', () => {
     const order = sampleOrder({ description: 'pan, leche' }, 1);
     const csv = ordersCsv([{ order, cashier: null }], ',', utc);
-    assert.equal(csv.split('\r\n')[1], '2026-01-15T12:00:00Z,sale-1,,"pan, leche",100.00,ARS,processed,,,0.00');
+    assert.equal(csv.split('\r\n')[1], '2026-01-15T12:00:00Z,sale-1,,"pan, leche",100.00,ARS,processed,,,0.00,qr');
+  });
+
+  test('issue 29: cash sales are rows too, in time order with the orders, paid or refunded in cash (tender column)', () => {
+    const order = sampleOrder({ created_date: '2026-01-15T12:00:00.000Z' }, 1);
+    const cash = (createdAt: string, amount: string, refunded: string, reference: string) => ({
+      id: `CASH-${reference}`, externalReference: reference, createdAt, currency: 'ARS' as const, amount, tendered: amount, change: '0.00', qrOrderId: null, qrAmount: null,
+      description: null, items: [{ title: 'Café', unitPrice: amount, quantity: 1, unitMeasure: 'unit', externalCode: null }], cashier: { id: 'a', name: 'Ana' }, shiftId: null, refunds: [], refunded,
+    });
+    const csv = ordersCsv([{ order, cashier: null }], ';', utc, [cash('2026-01-15T13:00:00.000Z', '25.00', '25.00', 'c-2'), cash('2026-01-15T11:00:00.000Z', '12.50', '0.00', 'c-1')]);
+    assert.deepEqual(csv.slice(1).split('\r\n').slice(1, -1), [
+      '2026-01-15T11:00:00Z;c-1;Ana;1 x Café;12,50;ARS;paid;cash;;0,00;cash',
+      '2026-01-15T12:00:00Z;sale-1;;;100,00;ARS;processed;;;0,00;qr',
+      '2026-01-15T13:00:00Z;c-2;Ana;1 x Café;25,00;ARS;refunded;cash;;25,00;cash',
+    ]);
   });
 
   test('cells that a spreadsheet would run as a formula start with a quote', () => {

@@ -3,7 +3,13 @@
 // https:// except on this machine (issue 12).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPatch, effectiveRelay, effectiveSettings, relayUrlProblem, sameUrl, type LaunchDefaults } from '../../../../electron/core/settings/kiosk-settings.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyPatch, effectiveRelay, effectiveSettings, relayUrlProblem, sameUrl, storedSettingsSchema, type LaunchDefaults } from '../../../../electron/core/settings/kiosk-settings.ts';
+import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
+import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
+import { SettingsRepo } from '../../../../electron/core/store/settings-repo.ts';
 
 const training: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: 'CL', relay: { url: 'http://127.0.0.1:40001', key: 'launch-key' } };
 const live: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: null, relay: null };
@@ -86,5 +92,26 @@ describe('the relay URL (issue 12: the kiosk key goes with every connection)', (
     const stored = effectiveSettings({ relayUrl: 'http://relay.store.example' }, live);
     assert.equal(stored.relayUrl, 'http://relay.store.example', 'still shown, so a manager sees what to change');
     assert.equal(effectiveRelay(stored, 'saved-key', live), null);
+  });
+});
+
+describe('the stored settings read back from SQLite (issue 28: the schema derives from the settings table)', () => {
+  test('every choice comes back as stored; a value that does not fit is a damaged row naming the key, never a default', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kiosk-settings-table-'));
+    const db = openKioskDatabase(join(dir, 'kiosk.sqlite'));
+    try {
+      const kv = new SettingsRepo(db).kv('kiosk_settings', storedSettingsSchema);
+      const choices = applyPatch({}, { soundOnPayment: false, qrMode: 'static', storeName: 'Kiosco', relayUrl: null, maintenanceWindow: '22:00-02:00' }, live);
+      kv.set(choices);
+      assert.deepEqual(kv.get(), { soundOnPayment: false, qrMode: 'static', storeName: 'Kiosco', relayUrl: null, maintenanceWindow: '22:00-02:00' });
+      assert.equal(effectiveSettings(kv.get() ?? {}, live).soundOnPayment, false);
+      db.prepare("UPDATE settings SET value = ? WHERE key = 'kiosk_settings'").run(JSON.stringify({ ...choices, soundOnPayment: 'yes' }));
+      assert.throws(() => kv.get(), (e: unknown) => e instanceof DamagedRowError && e.table === 'settings' && e.rowId === 'kiosk_settings');
+      const row = db.prepare("SELECT value FROM settings WHERE key = 'kiosk_settings'").get() as { value: string };
+      assert.match(row.value, /"soundOnPayment":"yes"/, 'the damaged row is left as it was, for support to read');
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { KioskStoreError, openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
+import { KioskStoreError, KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { CatalogRepo, DuplicateCodeError, type CatalogFields } from '../../../../electron/core/store/catalog-repo.ts';
 import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
 

@@ -4,8 +4,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
-import { openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
-import { openKioskStore } from '../../../../electron/core/compose.ts';
+import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
+import { openKioskStore } from '../../../../electron/core/store/kiosk-store.ts';
 import { composeDay } from '../../../../electron/core/people/day-services.ts';
 import { hashPin } from '../../../../electron/core/pin.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';

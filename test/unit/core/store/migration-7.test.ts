@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Database from 'better-sqlite3';
-import { openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
+import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';
 import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';

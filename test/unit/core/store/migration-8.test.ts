@@ -3,7 +3,7 @@
 // seven steps (exactly what an older build left), filled, then opened by this build.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
+import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { SaleLinesRepo } from '../../../../electron/core/store/sale-lines-repo.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';

@@ -1,7 +1,7 @@
 // issue 29: the barcode/category step adds catalog barcodes and categories to today's database (the kiosk's own
-// first 8 steps, exactly what the build before it left), keeping every row; the catalog reads back whole, its items
-// without a barcode or category until a manager gives them one. The step's number is never written here: it is the
-// last (KIOSK_MIGRATIONS.length).
+// first 8 steps, exactly what the build before issue 29 left), keeping every row; the catalog reads back whole, its
+// items without a barcode or category until a manager gives them one. The step's number is never written here: the
+// file ends at KIOSK_MIGRATIONS.length, whichever other steps of issue 29 run with it.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/store/database.ts';
@@ -18,7 +18,7 @@ const clock = { now: () => Date.UTC(2026, 11, 6, 12) };
 
 describe('the barcode/category step', () => {
   test('today\'s 8-step database keeps every row; its catalog reads back whole and takes barcodes and categories', () => {
-    assert.equal(KIOSK_MIGRATIONS.length, TODAY + 1, 'the barcode/category step is the one after today\'s database');
+    assert.ok(KIOSK_MIGRATIONS.length > TODAY, 'the barcode/category step comes after today\'s database');
     const { file } = kiosk;
     const old = olderKioskDatabase(file, TODAY);
     const insertItem = old.prepare(

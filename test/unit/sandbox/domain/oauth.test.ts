@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { buildSandbox, type Sandbox } from '../../../../sandbox/app.ts';
 import { ManualClock } from '../../../support/fakes/manual-clock.ts';
 import { constantTimeEqual, parseScope, redirectUriProblem } from '../../../../sandbox/domain/oauth.ts';
-import { OAuthError } from '../../../../sandbox/http/replies.ts';
+import { OAuthError } from '../../../../sandbox/domain/errors.ts';
 import { duplicatedTopLevelKey } from '../../../../sandbox/routes/oauth.ts';
 import type { TokenRequest } from '../../../../shared/schemas/oauth.ts';
 

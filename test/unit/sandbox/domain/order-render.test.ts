@@ -1,9 +1,9 @@
-// Issue 14 (create-order throughput): OrderService.render builds the answer field by field instead of with conditional
+// Issue 14 (create-order throughput): renderOrder (sandbox/domain/order-views.ts) builds the answer field by field instead of with conditional
 // spreads. The text of the answer must not change (the create answer is sent as JSON.stringify of it, and replays
 // rebuild it): the same keys, in the same order, with the same values, for every state an order can be in.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { OrderService } from '../../../../sandbox/domain/orders.ts';
+import { renderOrder, renderOrderJson } from '../../../../sandbox/domain/order-views.ts';
 import { isoTimestamp } from '../../../../sandbox/clock.ts';
 import { formatAmount, type Currency } from '../../../../shared/money.ts';
 import type { OrderRecord, PaymentState, RefundState } from '../../../../sandbox/state.ts';
@@ -107,8 +107,8 @@ const orders: Array<[string, OrderRecord]> = [
   }],
 ];
 
-describe('OrderService.render (issue 14: built field by field)', () => {
-  const render = (order: OrderRecord) => OrderService.prototype.render.call(null, order);
+describe('renderOrder (issue 14: built field by field)', () => {
+  const render = renderOrder;
   for (const [name, order] of orders) {
     it(`${name}: the same JSON text as the spread form`, () => {
       assert.equal(JSON.stringify(render(order)), JSON.stringify(reference(order)));
@@ -116,9 +116,9 @@ describe('OrderService.render (issue 14: built field by field)', () => {
   }
 });
 
-// Issue 14 round 2: the create answer is written as JSON text directly (OrderService.renderJson) and sent as it is.
-describe('OrderService.renderJson (issue 14: the answer written as text)', () => {
-  const renderJson = (order: OrderRecord) => OrderService.prototype.renderJson.call(OrderService.prototype, order);
+// Issue 14 round 2: the create answer is written as JSON text directly (renderOrderJson) and sent as it is.
+describe('renderOrderJson (issue 14: the answer written as text)', () => {
+  const renderJson = renderOrderJson;
   const odd: Array<[string, OrderRecord]> = [
     ['text that JSON must escape', { ...created, mode: 'dynamic', external_reference: 'a"b\\c', description: 'Caf\u00e9 "con" leche\n\u2028\u0001', pos_id: 'POS "1"', qr_data: '0002\u00e901', qr_id: 'q' }],
     ['a paid order as a GET would show it', { ...created, status: 'processed', status_detail: 'accredited', updated_at: created.created_at + 1, payment: { ...created.payment, status: 'processed', status_detail: 'accredited', reference_id: '1', paid: 15050, method: { id: 'visa', type: 'credit_card', installments: 3 } } }],
