@@ -1,7 +1,8 @@
 import { kioskError } from '../../shared/kiosk-errors.ts';
 import { kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
 import { isKioskMethod } from '../../shared/kiosk-names.ts';
-import { isDiskFull } from './store/disk-full.ts';
+import { answerOf } from './api/failures.ts';
+import { refuse } from '../../shared/kiosk-failure.ts';
 
 /**
  * The one boundary wrapper (style guide 4): the method name must be one of the contract's, and the payload must pass
@@ -11,7 +12,7 @@ import { isDiskFull } from './store/disk-full.ts';
  */
 export async function dispatch(api: KioskApi, method: string, payload: unknown): Promise<Result<unknown>> {
   if (!isKioskMethod(method)) {
-    return { ok: false, error: kioskError('unknown_method', `There is no kiosk method ${method.slice(0, 64)}.`) };
+    return { ok: false, error: refuse('unknown_method', undefined, { details: [method.slice(0, 64)] }).kioskError() };
   }
   const name = method as KioskMethod;
   const parsed = kioskInputs[name].safeParse(payload ?? {});
@@ -24,7 +25,8 @@ export async function dispatch(api: KioskApi, method: string, payload: unknown):
     const call = api[name] as (input: unknown) => Promise<Result<unknown>>;
     return await call.call(api, parsed.data);
   } catch (error) {
-    // issue 27 item 6: a full disk is named, also for a method that is not guarded (api/guards.ts maps the others).
-    return { ok: false, error: kioskError(isDiskFull(error) ? 'disk_full' : 'internal') };
+    // A method that is not guarded: its throw is answered by the same mapping as the guarded ones' (issue 28; issue
+    // 27 item 6: a full disk is named).
+    return { ok: false, error: answerOf(error) };
   }
 }
