@@ -17,7 +17,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openKioskStore } from '../electron/core/compose.ts';
+import { openKioskStore } from '../electron/core/store/kiosk-store.ts';
 import { ReportsRepo } from '../electron/core/store/reports-repo.ts';
 import { buildZReport } from '../electron/core/reports/z-report.ts';
 import type { Order } from '../shared/schemas/order.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { createLogger } from '../electron/core/logger.ts';
+import { createLogger } from '../electron/core/host/logger.ts';
 import type { Logger } from '../electron/core/ports.ts';
 import { startWebShell, type EventSource, type WebShell } from '../electron/web-shell/server.ts';
 import type { KioskApi, KioskMethod, Result } from '../shared/kiosk-api.ts';
@@ -11,7 +11,7 @@ import { FIRST_READS } from '../shared/first-reads.ts';
 import { KIOSK_USAGE, parseKioskConfig } from './kiosk-config.ts';
 import { startKiosk, type StartedKiosk } from './start-kiosk.ts';
 import { writeLaunchPage } from './launch-page.ts';
-import type { KioskCore } from '../electron/core/compose.ts';
+import type { KioskCore } from '../electron/core/kiosk-core.ts';
 
 export const WEB_USAGE = `npm run web -- ${KIOSK_USAGE.replace(/^Usage: /, '')}`;
 

@@ -20,7 +20,7 @@ export class RelayMetrics {
     this.#define('relay_connections_refused_total', 'Sockets closed at once because the connection cap was reached.');
     this.#define('relay_test_notifications_total', 'Dashboard "Simulate notification"s acknowledged as tests (issue 26): recorded, never streamed.');
     this.#define('relay_requests_too_large_total', 'Requests other than notifications and heartbeats refused with 413, by route (issue 27).');
-    this.#define('relay_admin_auth_refused_total', 'Requests for the fleet or /metrics refused for their credential, by reason (wrong_key, rate_limited; issue 27).');
+    this.#define('relay_admin_auth_refused_total', 'Requests for the fleet, /metrics or /notifications/health refused for their credential, by reason (wrong_key, rate_limited; issues 27, 28).');
     this.#define('relay_heartbeats_total', 'Kiosk heartbeats received, by result (recorded, or why refused).');
     this.#help.set('relay_streams_connected', { help: 'Kiosk streams connected now.', type: 'gauge' });
   }

@@ -128,6 +128,12 @@ export class IdGenerator {
   digits(length: number): string {
     return String(1 + Math.floor(this.random() * 9)) + this.#pick('0123456789', length - 1);
   }
+  /** digits(length) that `taken` does not hold yet: a new record's numeric id (stores, POS, legacy resources). */
+  unusedDigits(length: number, taken: { has(id: string): boolean } | null = null): string {
+    let id = this.digits(length);
+    while (taken?.has(id)) id = this.digits(length);
+    return id;
+  }
   uuid(): string {
     // 32 hex digits drawn, then the variant: digit 12 becomes the version 4 and digit 16 the variant (RFC 4122).
     if (this.#byte !== undefined) return uuidBytes(this.#byte, this.random);

@@ -11,7 +11,8 @@ const filter = process.argv.slice(2);
 function findTests(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'support' ? [] : findTests(path);
+    // test/support/ holds the shared helpers; a support/ deeper down mirrors a source folder (electron/core/support/).
+    if (statSync(path).isDirectory()) return path === join(root, 'test', 'support') ? [] : findTests(path);
     return name.endsWith('.test.ts') ? [path] : [];
   });
 }

@@ -1,52 +1,54 @@
 import { EventEmitter } from 'node:events';
 import { randomInt, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { VaultUnavailableError, type Clock, type Logger, type OrdersPort, type Random } from './ports.ts';
+import type { Clock, Logger, OrdersPort, Random } from './ports.ts';
 import type { KioskCore, KioskCoreOptions } from './kiosk-core.ts';
-
-export type { KioskCore, KioskCoreOptions };
 import { openKioskStore, type KioskStore } from './store/kiosk-store.ts';
 import { loadSave } from './store/settings-repo.ts';
+import { SaleLinesRepo } from './store/sale-lines-repo.ts';
 import { Outbox, type OutboxOptions } from './outbox/outbox.ts';
 import { Catalog } from './catalog/catalog-service.ts';
-import { effectiveRelay, effectiveSettings, sameUrl, storedSettingsSchema, urlPassword, type LaunchDefaults } from './settings/kiosk-settings.ts';
-import { recover } from './recovery.ts';
+import { effectiveRelay, effectiveSettings, storedSettingsSchema, urlPassword, type LaunchDefaults } from './settings/kiosk-settings.ts';
+import { recover } from './orders/recovery.ts';
+import { orderEvents } from './orders/order-events.ts';
+import { RecoveredSales } from './orders/recovered-sales.ts';
 import { LiveStatus } from './live/live-status.ts';
-import { withHeartbeat } from './live/heartbeat.ts';
-import { withSupport } from './support/with-support.ts';
+import { ConnectivityState, relayConnectivity, type CallObserver } from './live/connectivity.ts';
+import { RelaySwitch, readSavedRelayKey } from './live/relay-switch.ts';
+import { HeartbeatSender, lastSaleQuery, withHeartbeat } from './support/heartbeat.ts';
+import { ConnectivityHistory } from './support/connectivity-history.ts';
 import { PlatformHttp } from './platform/http.ts';
 import { OAuthClient } from './platform/oauth-client.ts';
 import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
 import { OrdersClient, type TokenProvider } from './platform/orders-client.ts';
 import { PlatformAnswerJournal } from './platform/answer-journal.ts';
 import { StoresClient } from './platform/stores-client.ts';
-import { PlatformError } from './platform/errors.ts';
+import { PlatformCallError } from './platform/errors.ts';
 import { PlatformHealthProbe, platformHealthCheck } from './platform/health-probe.ts';
 import { composeDay } from './people/day-services.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
-import { toKioskOrder } from './kiosk-order.ts';
-import { SaleLinesRepo } from './store/sale-lines-repo.ts';
-import { RecoveredSales } from './orders/recovered-sales.ts';
 import { createGuards } from './api/guards.ts';
 import type { CoreServices } from './api/services.ts';
-import { PosCheck } from './api/setup.ts';
+import { PosCheck } from './platform/pos-check.ts';
 import { areaApis } from './api/area-apis.ts';
-import type { Connectivity, KioskEvent, SessionState } from '../../shared/kiosk-api.ts';
+import { diagnosticsApi } from './api/diagnostics.ts';
+import { sessionStateOf } from './api/session-state.ts';
+import type { KioskEvent } from '../../shared/kiosk-api.ts';
 import { COUNTRY_CURRENCY, isSupportedCountry } from '../../shared/schemas/common.ts';
-import type { Order } from '../../shared/schemas/order.ts';
+import { heartbeatSchema } from '../../shared/schemas/heartbeat.ts';
 import { UNCONFIRMED } from '../../shared/order-status.ts';
 import { systemClock } from '../../node-common/time.ts';
 
 // issue 13 "compose is the only wiring": the kiosk core is built here, in small stages that partial stacks (the outbox
 // tests, the crash children, the outbox bench) call too, so what they test and measure is wired as the app wires it.
-
-// The store itself lives in store/kiosk-store.ts (issue 14 "cold start": a launch opens it before loading the core).
-export { openKioskStore, type KioskStore };
+// issue 28: it only wires; what the core does lives in its rooms (connectivity and relay switching in live/, the
+// order events in orders/, the session state and the API in api/, the heartbeat and the support bundle in support/),
+// and no file of the core imports this one: only the shells' entries (launch/), tests and benches do.
 
 /** What an outbox takes besides its store and the Orders API (its policy and listeners). */
 export type OutboxWiring = Omit<OutboxOptions, 'db' | 'ops' | 'ordersRepo' | 'audit' | 'orders'>;
 
-/** The offline queue of refunds and cancels over the store; not started. */
+/** The offline queue of refunds and cancels over the store (store/kiosk-store.ts openKioskStore); not started. */
 export function composeOutbox(store: KioskStore, orders: OrdersPort, wiring: OutboxWiring): Outbox {
   return new Outbox({ db: store.db, ops: store.ops, ordersRepo: store.ordersRepo, audit: store.audit, orders, ...wiring });
 }
@@ -56,10 +58,7 @@ export function composePlatformHttp(o: { platformUrl: string; clock: Clock; rand
   return new PlatformHttp({ baseUrl: o.platformUrl, clock: o.clock, random: o.random, fetch: o.fetch, logger: o.logger, timeoutMs: o.timeoutMs });
 }
 
-/** Every call through the Orders port passes here (the core: to learn whether the platform is reachable). */
-export type CallObserver = <T>(call: () => Promise<T>) => Promise<T>;
-
-/** The Orders API as the core uses it: OrdersClient over `http` with the session's tokens, each call observed. */
+/** The Orders API as the core uses it: OrdersClient over `http` with the session's tokens, each call observed (live/connectivity.ts). */
 export function composeOrdersPort(http: PlatformHttp, tokens: TokenProvider, observe: CallObserver = (call) => call(), journal?: PlatformAnswerJournal): OrdersPort {
   const client = new OrdersClient(http, tokens, journal);
   return {
@@ -76,8 +75,7 @@ const silentLogger: Logger = { info: () => undefined, warn: () => undefined, err
  * The kiosk core (issue 4): the main process's services composed behind the KioskApi contract. Plain Node, no
  * `electron` import, so the Electron shell, the web shell and the tests run the same code. Rejects with the store's
  * error when the database cannot be opened.
- */
-/**
+ *
  * `given.store`: the kiosk's database already opened (openKioskStore) by a launch that opens it first, so that a damaged
  * file is refused before a shell shows its address (issue 14 "cold start", launch/start-kiosk.ts); opened here otherwise.
  */
@@ -103,16 +101,14 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
   const settingsKv = settingsRepo.kv('kiosk_settings', storedSettingsSchema);
   const settings = () => effectiveSettings(settingsKv.get() ?? {}, launch);
   const catalog = new Catalog({ db, audit, clock, newId: () => randomUUID() });
-
-  // The relay key a manager saved lives in the vault (never in the database); read once here, kept up to date by
-  // updateSettings. A vault that cannot be read leaves the launch's relay, if any, in force.
-  let savedRelayKey: string | null = null;
-  try {
-    savedRelayKey = await options.vault.get('relay_key');
-  } catch (error) {
-    logger.warn('the relay key could not be read from the vault', { code: error instanceof VaultUnavailableError ? error.code : 'unknown' });
-  }
-  let activeRelay = effectiveRelay(settings(), savedRelayKey, launch);
+  const relays: RelaySwitch = new RelaySwitch({
+    settings,
+    launch,
+    savedKey: await readSavedRelayKey(options.vault, logger),
+    logger,
+    apply: (next, otherRelay): Promise<void> => live.setRelay(next, otherRelay),
+    onSwitch: (next) => connectivity.set({ relay: next ? 'polling' : 'offline', relayProblem: null }),
+  });
 
   const http = composePlatformHttp({ platformUrl: options.platformUrl, clock, random, fetch: options.fetch, logger });
   const session = new PlatformSession({
@@ -124,80 +120,53 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     logger,
     onStateChange: () => emit({ type: 'session.changed', session: sessionState() }),
   });
+  const sessionState = sessionStateOf({ session, settings, training, vault: options.vault, vaultWarning: options.vaultWarning ?? null });
   // issue 12: the PIN hash is keyed with a pepper from the vault; issue 17: that PIN is the first manager's, and the
   // guards accept any manager's (people/day-services.ts).
   const day = await composeDay({ store, vault, clock, logger });
-  const pin = day.firstManagerPin;
 
   // issue 15: while offline, a health check (its own client: a short timeout) brings the platform back without waiting
   // for another call; it passes through observe like every call, so its answer sets the platform online.
   const probeHttp = composePlatformHttp({ platformUrl: options.platformUrl, clock, random, fetch: options.fetch, logger, timeoutMs: 5_000 });
-  const healthProbe = new PlatformHealthProbe({ check: () => observe(() => platformHealthCheck(probeHttp)), offline: () => connectivity.platform === 'offline', random });
-  // Every platform call passes here, so "is the platform reachable" is what the last call found (issue 5: offline banner).
-  let connectivity: Connectivity = { platform: 'online', relay: activeRelay ? 'polling' : 'offline', lastContactAt: null, relayProblem: null };
-  const setConnectivity = (change: Partial<Connectivity>) => {
-    const next = { ...connectivity, ...change };
-    if (
-      next.platform === connectivity.platform &&
-      next.relay === connectivity.relay &&
-      next.lastContactAt === connectivity.lastContactAt &&
-      next.relayProblem === connectivity.relayProblem &&
-      next.outboxStopped === connectivity.outboxStopped &&
-      JSON.stringify(next.pushProblem ?? null) === JSON.stringify(connectivity.pushProblem ?? null)
-    )
-      return;
-    const cameBack = connectivity.platform === 'offline' && next.platform === 'online';
-    connectivity = next;
-    emit({ type: 'connectivity.changed', connectivity });
-    if (cameBack) void outbox.kick();
-    if (next.platform === 'offline') healthProbe.wake();
-  };
-  const observe: CallObserver = async (call) => {
-    try {
-      const value = await call();
-      setConnectivity({ platform: 'online', lastContactAt: new Date(clock.now()).toISOString() });
-      return value;
-    } catch (error) {
-      // No answer, 429 or 5xx: for the cashier the platform is not there (the banner says so, and charges explain why).
-      // A 4xx is an answer: the platform is there and said no.
-      if (error instanceof PlatformError && error.retryable) setConnectivity({ platform: 'offline' });
-      else if (error instanceof PlatformError && error.status > 0) setConnectivity({ platform: 'online', lastContactAt: new Date(clock.now()).toISOString() });
-      throw error;
-    }
-  };
+  const healthProbe = new PlatformHealthProbe({ check: () => connectivity.observe(() => platformHealthCheck(probeHttp)), offline: () => connectivity.offline, random });
+  const history = new ConnectivityHistory(clock);
+  const connectivity = new ConnectivityState({
+    clock,
+    relay: relays.active ? 'polling' : 'offline',
+    onChange: (now) => {
+      history.record(now);
+      emit({ type: 'connectivity.changed', connectivity: now });
+    },
+    onBack: () => void outbox.kick(),
+    onOffline: () => healthProbe.wake(),
+  });
   // issue 26: the platform answers the kiosk could not fully read, kept (redacted) for the log and the support bundle.
   const platformAnswers = new PlatformAnswerJournal({ logger, clock });
-  const orders = composeOrdersPort(http, session, observe, platformAnswers);
+  const orders = composeOrdersPort(http, session, connectivity.observe, platformAnswers);
 
-  // issue 14: an order's outbox items by index (Outbox.pendingFor), never by listing the whole outbox.
-  // issue 15: an order past created takes its stale cancels out of the outbox first (Outbox.dropStaleCancels).
-  // issue 26: the sale's own lines, when the platform was sent fewer (store/sale-lines-repo.ts).
   const saleLines = new SaleLinesRepo(db);
   // issue 27: orders crash recovery made, for the next charge to resume or withdraw (orders/recovered-sales.ts).
   const recoveredSales = new RecoveredSales(settingsRepo.kv<string[]>('recovered_sales'));
-  const orderChanged = (order: Order) => {
-    outbox.dropStaleCancels(order);
-    emit({ type: 'order.updated', order: toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)) });
-  };
+  const orderViews = orderEvents({ outbox: () => outbox, saleLines, emit });
   const outbox = composeOutbox(store, orders, {
     clock,
     random,
     logger,
     onChange: (changed) => emit({ type: 'outbox.changed', changed }),
-    onOrder: orderChanged,
+    onOrder: orderViews.changed,
     // issue 14: offline, the outbox probes with one item a tick instead of retrying every waiting refund; the probe's
     // success brings the platform back (observe), and that kicks the whole queue.
-    offline: () => connectivity.platform === 'offline',
+    offline: () => connectivity.offline,
     // issue 26: a Brazilian seller gets no partial refund (shared/refund-policy.ts); an authentication refusal stops the
     // outbox, which the status line says until a new sign-in resumes it (session listener below).
     countryCode: () => settings().countryCode,
-    onStopped: (stopped) => setConnectivity({ outboxStopped: stopped }),
+    onStopped: (stopped) => connectivity.set({ outboxStopped: stopped }),
   });
   session.onStateChange((state) => {
     if (state === 'connected' && outbox.stoppedForSignIn) void outbox.resumeAfterSignIn();
   });
   const live = new LiveStatus({
-    relay: activeRelay,
+    relay: relays.active,
     cursor: settingsRepo.kv<string>('relay_cursor'),
     orders,
     // issue 12: only platform answers are stored here; the column that held a webhook's unsigned version stays empty.
@@ -213,48 +182,12 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     sellerId: () => session.userId,
     clock,
     random,
-    onChange: orderChanged,
+    onChange: orderViews.changed,
     logger,
-    // Not live with a relay configured means the poller is covering for it; without a relay there is nothing to wait on.
-    // issue 13 "Honest status": while the stream is down, its last failure (wrong key, silence...) goes with the event.
-    // issue 27: the push's problem (notifications refused or missing) goes with it, stream live or not.
-    onConnectivity: (c) =>
-      setConnectivity({ relay: c.relay === 'live' ? 'live' : activeRelay ? 'polling' : 'offline', relayProblem: c.relay === 'live' || !activeRelay ? null : (c.relayError?.code ?? null), pushProblem: activeRelay ? c.pushProblem : null }),
+    onConnectivity: (link) => connectivity.set(relayConnectivity(link, relays.active !== null)),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
   });
-
-  // Settings: a new relay URL or key takes effect at once (issue 5 settings): the old stream is closed and the new one
-  // opened, one change after the other; the poller covers the gap.
-  let relayChange: Promise<void> = Promise.resolve();
-  const reconfigureRelay = (): void => {
-    relayChange = relayChange
-      .then(async () => {
-        const next = effectiveRelay(settings(), savedRelayKey, launch);
-        if (next?.url === activeRelay?.url && next?.key === activeRelay?.key) return;
-        const otherRelay = !(next && activeRelay && sameUrl(next.url, activeRelay.url));
-        activeRelay = next;
-        setConnectivity({ relay: next ? 'polling' : 'offline', relayProblem: null });
-        await live.setRelay(next, otherRelay);
-      })
-      .catch((error: unknown) => logger.warn('switching the relay failed', { error: error instanceof Error ? error.name : 'unknown' }));
-  };
-
-  function sessionState(): SessionState {
-    const s = settings();
-    const country = s.countryCode;
-    return {
-      state: session.state,
-      training: training !== null,
-      vault: options.vault.kind,
-      userId: session.userId,
-      countryCode: country,
-      currency: country ? COUNTRY_CURRENCY[country] : null,
-      posId: s.posId,
-      problem: session.state === 'reconnect_needed' ? 'The account must be connected again by a manager.' : (options.vaultWarning ?? null),
-      problemCode: session.state === 'reconnect_needed' ? 'reconnect_needed' : training && options.vault.kind === 'memory' ? 'keychain_memory' : null,
-    };
-  }
 
   // issue 13 "Core services, each small": the KioskApi is composed from area modules (./api/), each method with its
   // guards declared once (api/guards.ts); this function only builds the services they share.
@@ -288,28 +221,48 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
     live,
     catalog,
     session,
-    stores: new StoresClient({ http, quickHttp: probeHttp, tokens: session, observe, fetch: options.fetch }),
+    stores: new StoresClient({ http, quickHttp: probeHttp, tokens: session, observe: connectivity.observe, fetch: options.fetch }),
     posCheck: new PosCheck(clock),
-    pin,
+    pin: day.firstManagerPin,
     day,
     settingsKv,
     settings,
-    savedRelayKey: () => savedRelayKey,
+    savedRelayKey: () => relays.savedKey,
     setSavedRelayKey: (key) => {
-      savedRelayKey = key;
+      relays.savedKey = key;
     },
-    reconfigureRelay,
-    connectivity: () => connectivity,
+    reconfigureRelay: () => relays.reconfigure(),
+    connectivity: () => connectivity.current,
     sessionState,
     emit,
-    orderChanged,
-    orderView: (order) => toKioskOrder(order, outbox.pendingFor(order.id), saleLines.of(order.external_reference)),
+    orderChanged: orderViews.changed,
+    orderView: orderViews.view,
     saleLines,
     recoveredSales,
     guards,
   };
-  return withHeartbeat(services, options.fetch, withSupport(services, options, {
-    api: areaApis(services),
+  // issue 14 "cold start": training's secret is known once its platform has started (launch/start-kiosk.ts), empty before.
+  // issue 27: and the update feed URL's password, should one be set.
+  const secrets = () => {
+    const feedPassword = urlPassword(settings().updateFeedUrl);
+    return [...vault.known(), ...(options.relay ? [options.relay.key] : []), ...(training?.clientSecret ? [training.clientSecret] : []), ...(feedPassword ? [feedPassword] : [])];
+  };
+  const heartbeat = new HeartbeatSender({
+    relay: () => effectiveRelay(settings(), relays.savedKey, launch),
+    kioskId: settingsRepo.kv('kiosk_id', heartbeatSchema.shape.kiosk_id),
+    posId: () => settings().posId,
+    connectivity: () => connectivity.current,
+    outbox: () => outbox.list(),
+    lastSaleAt: lastSaleQuery(db),
+    clock,
+    logger,
+    fetch: options.fetch,
+  });
+  return withHeartbeat(heartbeat, {
+    api: {
+      ...areaApis(services),
+      ...diagnosticsApi(services, { logsDir: options.logsDir ?? join(options.dataDir, 'logs'), connectivityHistory: () => history.list(), secrets }),
+    },
     events: {
       subscribe(listener) {
         emitter.on('event', listener);
@@ -324,32 +277,27 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
         try {
           await session.connectClientCredentials(training.clientId, training.clientSecret);
         } catch (error) {
-          logger.warn('training connect failed', { code: error instanceof PlatformError ? error.code : 'unknown' });
+          logger.warn('training connect failed', { code: error instanceof PlatformCallError ? error.code : 'unknown' });
         }
       }
       if (session.state === 'connected') {
-        const recovered = await recover({ ops, ordersRepo, orders, clock, onOrder: orderChanged, logger, sellerAt: day.sellerAt });
+        const recovered = await recover({ ops, ordersRepo, orders, clock, onOrder: orderViews.changed, logger, sellerAt: day.sellerAt });
         recoveredSales.add(recovered.creates.flatMap((c) => (c.outcome === 'created' && c.orderId ? [c.orderId] : [])));
       }
       outbox.start();
       day.start();
       await live.start();
     },
-    secrets() {
-      // issue 14 "cold start": training's secret is known once its platform has started (launch/start-kiosk.ts), empty before.
-      // issue 27: and the update feed URL's password, should one be set.
-      const feedPassword = urlPassword(settings().updateFeedUrl);
-      return [...vault.known(), ...(options.relay ? [options.relay.key] : []), ...(training?.clientSecret ? [training.clientSecret] : []), ...(feedPassword ? [feedPassword] : [])];
-    },
+    secrets,
     updateFeedUrl: () => settings().updateFeedUrl,
     async stop() {
       await live.stop();
       await healthProbe.stop();
       // A relay switch in progress finishes (without starting a stream: live is stopped) before the database closes.
-      await relayChange;
+      await relays.settled();
       await outbox.stop();
       day.stop();
       db.close();
     },
-  }));
+  });
 }

@@ -23,15 +23,23 @@ export class ApiError extends Error {
   }
 }
 
-export class OAuthError extends Error {
+/** A failure named by a code of one table, which gives its HTTP status and default text (Fastify's lib/errors.js). */
+class TableError<C extends string> extends Error {
+  readonly status: number;
   constructor(
-    readonly code: OAuthErrorCode,
+    readonly code: C,
+    table: Readonly<Record<C, { status: number; message: string }>>,
     message?: string,
   ) {
-    super(message ?? OAUTH_ERRORS[code].message);
+    super(message ?? table[code].message);
+    this.status = table[code].status;
   }
-  get status(): number {
-    return OAUTH_ERRORS[this.code].status;
+}
+
+/** An OAuth failure (seed 7.1), answered in the token endpoint's body (shared/errors.ts OAUTH_ERRORS). */
+export class OAuthError extends TableError<OAuthErrorCode> {
+  constructor(code: OAuthErrorCode, message?: string) {
+    super(code, OAUTH_ERRORS, message);
   }
 }
 
@@ -40,27 +48,19 @@ export class OAuthError extends Error {
  * Orders API's body (platform-facts "Error bodies") with the documented HTTP status. Kept apart from ApiError so
  * shared/errors.ts's table, which the kiosk reads, is not changed by the sandbox's profile.
  */
-export class DocumentedApiError extends Error {
-  readonly status: number;
+export class DocumentedApiError extends TableError<DocumentedRefundCode> {
   constructor(
-    readonly code: DocumentedRefundCode,
+    code: DocumentedRefundCode,
     readonly details: string[] = [],
     message?: string,
   ) {
-    super(message ?? DOCUMENTED_REFUND_ERRORS[code].message);
-    this.status = DOCUMENTED_REFUND_ERRORS[code].status;
+    super(code, DOCUMENTED_REFUND_ERRORS, message);
   }
 }
 
 /** A Stores or POS API failure; the routes answer it in the older APIs' shape (shared/stores-pos-errors.ts). */
-export class StoresPosError extends Error {
-  constructor(
-    readonly code: StoresPosErrorCode,
-    message?: string,
-  ) {
-    super(message ?? STORES_POS_ERRORS[code].message);
-  }
-  get status(): number {
-    return STORES_POS_ERRORS[this.code].status;
+export class StoresPosError extends TableError<StoresPosErrorCode> {
+  constructor(code: StoresPosErrorCode, message?: string) {
+    super(code, STORES_POS_ERRORS, message);
   }
 }

@@ -170,8 +170,7 @@ export class LegacyPayments {
       throw new ApiError('payment_not_chargeable', ['status'], `Payment ${paymentId} is ${String(entry.doc.status)}; only approved payments can be charged back.`);
     }
     const now = this.clock.now();
-    let id = this.ids.digits(11);
-    while (this.state.chargebacks.has(id)) id = this.ids.digits(11);
+    const id = this.ids.unusedDigits(11, this.state.chargebacks);
     const doc = chargebackDocument(id, entry, input.reason ?? null, now);
     const chargeback: LegacyEntry = {
       id,
@@ -289,9 +288,7 @@ export class LegacyPayments {
 
   /** Numeric ids as the legacy resources use them: 11 digits, unique in `collection` (refund ids: globally random). */
   #newNumericId(collection: Collection<LegacyRecord> | null): number {
-    let id = this.ids.digits(11);
-    while (collection?.has(id)) id = this.ids.digits(11);
-    return Number(id);
+    return Number(this.ids.unusedDigits(11, collection));
   }
 
   #seller(userId: string): SellerRecord {

@@ -169,7 +169,7 @@ export class PosService {
   #put(userId: string, fields: Omit<PosRecord, 'id' | 'user_id' | 'date_created' | 'date_last_updated' | 'category' | 'url'> & { category: number | undefined; url: string | undefined }): PosRecord {
     const now = this.clock.now();
     const { category, url, ...rest } = fields;
-    const pos: PosRecord = { id: this.#newId(), user_id: userId, ...rest, date_created: now, date_last_updated: now };
+    const pos: PosRecord = { id: this.ids.unusedDigits(8, this.state.pos), user_id: userId, ...rest, date_created: now, date_last_updated: now };
     setOptional(pos, 'category', category);
     setOptional(pos, 'url', url);
     this.state.pos.put(pos.id, pos);
@@ -207,13 +207,6 @@ export class PosService {
     const other = this.state.posOf(userId, value);
     if (other && other.id !== selfId) throw new StoresPosError('conflict', `Point of sale ${other.id} already has external_id ${value}.`);
     return value;
-  }
-
-  #newId(): string {
-    let id: string;
-    do id = this.ids.digits(8);
-    while (this.state.pos.has(id));
-    return id;
   }
 }
 

@@ -37,7 +37,7 @@ export class StoreService {
     const input = requireBody(body, STORE_FIELDS);
     const now = this.clock.now();
     const store: StoreRecord = {
-      id: this.#newId(),
+      id: this.ids.unusedDigits(8, this.state.stores),
       user_id: userId,
       name: storeName(input.name),
       location: location(input.location),
@@ -52,7 +52,7 @@ export class StoreService {
   /** Creates a store the seller did not ask for: the control API's default store (training stays zero-config). */
   createDefault(userId: string, name: string, location: StoreLocation): StoreRecord {
     const now = this.clock.now();
-    const store: StoreRecord = { id: this.#newId(), user_id: userId, name, location, date_created: now, date_last_updated: now };
+    const store: StoreRecord = { id: this.ids.unusedDigits(8, this.state.stores), user_id: userId, name, location, date_created: now, date_last_updated: now };
     return this.state.stores.put(store.id, store);
   }
 
@@ -119,13 +119,6 @@ export class StoreService {
     const other = this.findByExternalId(userId, value);
     if (other && other.id !== selfId) throw new StoresPosError('conflict', `Store ${other.id} already has external_id ${value}.`);
     return value;
-  }
-
-  #newId(): string {
-    let id: string;
-    do id = this.ids.digits(8);
-    while (this.state.stores.has(id));
-    return id;
   }
 }
 

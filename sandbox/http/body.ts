@@ -61,6 +61,17 @@ export function jsonBody(request: FastifyRequest): unknown {
   return parsed.value;
 }
 
+/**
+ * A control API body (issue 2), strict: parsed JSON checked against `schema`; an unknown property is
+ * unsupported_properties (schemaError). An empty body reads as `fallback`. Failure: ApiError.
+ */
+export function controlBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fallback?: unknown): z.infer<S> {
+  const body = jsonBody(request) ?? fallback;
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw schemaError(parsed.error, body);
+  return parsed.data;
+}
+
 /** Canonical text of a JSON value (sorted keys), so whitespace or key order never makes "another request" (seed 4.3). */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) return '';
@@ -123,7 +134,8 @@ function fieldName(path: ReadonlyArray<PropertyKey>): string {
   return path.length === 0 ? 'body' : path.map(String).join('.');
 }
 
-function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+/** The value at a schema issue's path in the parsed body, or undefined when the path leads nowhere (a missing field). */
+export function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let current: unknown = input;
   for (const key of path) {
     if (current === null || typeof current !== 'object') return undefined;

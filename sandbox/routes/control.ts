@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { jsonBody, schemaError } from '../http/body.ts';
+import { controlBody } from '../http/body.ts';
 import { ApiError } from '../domain/errors.ts';
 import { isoTimestamp } from '../clock.ts';
 import {
@@ -18,20 +17,14 @@ import {
 } from '../../shared/schemas/sandbox-control.ts';
 import { PathPatternError } from '../http/faults.ts';
 import { faultErrorSpec } from '../http/fault-codes.ts';
-
-function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, fallback?: unknown): z.infer<S> {
-  const body = jsonBody(request) ?? fallback;
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw schemaError(parsed.error, body);
-  return parsed.data;
-}
+import type { OrderRecord } from '../state.ts';
 
 /** The sandbox's control API (issue 2): what the dashboard, the customer's wallet and the passing of time do. */
 export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   // issue 12 (DNS rebinding): each route here answers only a Host that names this sandbox; buildHttp attaches that check
   // to every /sandbox/ route as it is declared (guardControlRoutes, sandbox/http/control-hosts.ts).
   app.post('/sandbox/sellers', async (request, reply) => {
-    const body = parseBody(request, createSellerRequestSchema);
+    const body = controlBody(request, createSellerRequestSchema);
     return reply.code(201).send(ctx.sellers.create(body));
   });
 
@@ -39,27 +32,29 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
   app.patch('/sandbox/sellers/:userId', async (request, reply) => {
     const { userId } = request.params as { userId: string };
     if (!ctx.state.sellers.has(userId)) throw new ApiError('not_found', [userId], `No seller ${userId}.`);
-    const body = parseBody(request, blockSellerRequestSchema);
+    const body = controlBody(request, blockSellerRequestSchema);
     ctx.state.setMeta(`blocked:${userId}`, body.blocked);
     return reply.code(200).send({ user_id: userId, blocked: body.blocked });
   });
 
-  app.post('/sandbox/orders/:id/scan', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const order = ctx.state.transaction(() => ctx.orders.scan(id));
-    return reply.code(200).send(ctx.orders.view(order));
-  });
+  /**
+   * The control API's order changes: the body first, then one change in a transaction, answered with the order as
+   * GET /v1/orders/{id} now shows it. `sweep` delivers what the change set off before answering.
+   */
+  const orderChange =
+    (change: (id: string, request: FastifyRequest) => OrderRecord, { sweep = false } = {}) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const { id } = request.params as { id: string };
+      const order = ctx.state.transaction(() => change(id, request));
+      if (sweep) await ctx.sweep();
+      return reply.code(200).send(ctx.orders.view(order));
+    };
 
-  app.post('/sandbox/orders/:id/pay', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const body = parseBody(request, payOrderRequestSchema);
-    const order = ctx.state.transaction(() => ctx.orders.pay(id, body));
-    await ctx.sweep();
-    return reply.code(200).send(ctx.orders.view(order));
-  });
+  app.post('/sandbox/orders/:id/scan', orderChange((id) => ctx.orders.scan(id)));
+  app.post('/sandbox/orders/:id/pay', orderChange((id, request) => ctx.orders.pay(id, controlBody(request, payOrderRequestSchema)), { sweep: true }));
 
   app.post('/sandbox/clock', async (request, reply) => {
-    const body = parseBody(request, advanceClockRequestSchema);
+    const body = controlBody(request, advanceClockRequestSchema);
     ctx.clock.advance(body.advance_seconds * 1000);
     ctx.state.setMeta('clock_offset_ms', ctx.clock.offsetMs);
     await ctx.sweep();
@@ -71,7 +66,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     const { clientId } = request.params as { clientId: string };
     const application = ctx.state.applications.get(clientId);
     if (!application) throw new ApiError('not_found', [clientId], `No application ${clientId}.`);
-    const body = parseBody(request, notificationSettingsSchema);
+    const body = controlBody(request, notificationSettingsSchema);
     // The dashboard setting, unlike a per-object notification_url, may point at loopback: that is where tests listen.
     application.webhook_url = body.webhook_url;
     if (body.ipn_url) application.ipn_url = body.ipn_url;
@@ -112,13 +107,13 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
   });
 
   app.post('/sandbox/authorizations', async (request, reply) => {
-    const body = parseBody(request, authorizationRequestSchema);
+    const body = controlBody(request, authorizationRequestSchema);
     const result = ctx.state.transaction(() => ctx.oauth.authorize(body));
     return reply.code(201).send(result);
   });
 
   app.post('/sandbox/faults', async (request, reply) => {
-    const body = parseBody(request, faultRequestSchema);
+    const body = controlBody(request, faultRequestSchema);
     // issue 26: a forced code must be one the sandbox's tables name (a typo is refused, not injected), and only an
     // error_before fault answers with one.
     if (body.code !== undefined) {
@@ -149,24 +144,21 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
   // platform's documented answers and notifications.
   app.get('/sandbox/profile', async (_request, reply) => reply.code(200).send({ profile: ctx.profile.current }));
   app.put('/sandbox/profile', async (request, reply) => {
-    const body = parseBody(request, profileRequestSchema);
+    const body = controlBody(request, profileRequestSchema);
     ctx.profile.set(body.profile);
     return reply.code(200).send({ profile: ctx.profile.current });
   });
 
   // issue 26: force what the Orders API shows as an order's status (e.g. a value no document lists), until the order's
   // next real change or DELETE; answers the order as GET /v1/orders/{id} now shows it.
-  app.put('/sandbox/orders/:id/status', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const body = parseBody(request, forceOrderStatusRequestSchema);
-    const order = ctx.state.transaction(() => ctx.orders.forceStatus(id, body.status, body.status_detail ?? body.status));
-    return reply.code(200).send(ctx.orders.view(order));
-  });
-  app.delete('/sandbox/orders/:id/status', async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const order = ctx.state.transaction(() => ctx.orders.clearForcedStatus(id));
-    return reply.code(200).send(ctx.orders.view(order));
-  });
+  app.put(
+    '/sandbox/orders/:id/status',
+    orderChange((id, request) => {
+      const body = controlBody(request, forceOrderStatusRequestSchema);
+      return ctx.orders.forceStatus(id, body.status, body.status_detail ?? body.status);
+    }),
+  );
+  app.delete('/sandbox/orders/:id/status', orderChange((id) => ctx.orders.clearForcedStatus(id)));
 
   // issue 26: the dashboard's "Simulate notification" (platform-facts "Webhooks"). Sent at once and once only; the
   // answer says what the receiver answered, as the dashboard shows it to the seller.
@@ -177,7 +169,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext)
     if (!application.webhook_url) {
       throw new ApiError('property_value', ['webhook_url'], 'The application has no webhook URL: set it with PUT /sandbox/applications/{client_id}/notifications first.');
     }
-    const body = parseBody(request, simulateNotificationRequestSchema, {});
+    const body = controlBody(request, simulateNotificationRequestSchema, {});
     const deliveryId = ctx.state.transaction(() => ctx.notifier.simulate(application, application.owner_user_id, body));
     await ctx.sweep();
     const delivery = ctx.notifier.delivery(deliveryId);

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
 import { authenticate, idempotencyKey } from '../http/auth.ts';
-import { canonicalJson, jsonBody, parseJson, rawBody, schemaError } from '../http/body.ts';
+import { canonicalJson, controlBody, parseJson, rawBody, schemaError } from '../http/body.ts';
 import { ApiError } from '../domain/errors.ts';
 import { ORDER_ERRORS } from '../../shared/errors.ts';
 import { platformErrorBody } from '../../shared/platform-error-body.ts';
@@ -47,28 +46,25 @@ export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext):
       return sendJsonText(reply, 201, json);
     });
 
-    // seed 4.7: what an IPN receiver calls after acknowledging (platform-facts "IPN").
-    scope.get('/v1/payments/:id', async (request, reply) => {
-      const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacyLookups.findPayment(token.user_id, param(request)));
-    });
-    scope.get('/merchant_orders/:id', async (request, reply) => {
-      const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacyLookups.findMerchantOrder(token.user_id, param(request)));
-    });
-    scope.get('/v1/chargebacks/:id', async (request, reply) => {
-      const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacyLookups.findChargeback(token.user_id, param(request)));
-    });
-    scope.get('/point/integration-api/payment-intents/:id', async (request, reply) => {
-      const token = authenticate(request, ctx.oauth);
-      return reply.code(200).send(ctx.legacyLookups.findPaymentIntent(token.user_id, param(request)));
-    });
+    // seed 4.7: what an IPN receiver calls after acknowledging (platform-facts "IPN"); each reads the token's seller's.
+    const lookups = ctx.legacyLookups;
+    const routes: Array<[string, (userId: string, id: string) => Record<string, unknown>]> = [
+      ['/v1/payments/:id', (userId, id) => lookups.findPayment(userId, id)],
+      ['/merchant_orders/:id', (userId, id) => lookups.findMerchantOrder(userId, id)],
+      ['/v1/chargebacks/:id', (userId, id) => lookups.findChargeback(userId, id)],
+      ['/point/integration-api/payment-intents/:id', (userId, id) => lookups.findPaymentIntent(userId, id)],
+    ];
+    for (const [path, find] of routes) {
+      scope.get(path, async (request, reply) => {
+        const token = authenticate(request, ctx.oauth);
+        return reply.code(200).send(find(token.user_id, param(request)));
+      });
+    }
   });
 
   /** Control API: the payer's bank opens a chargeback on a payment (IPN topics chargebacks and payment). */
   app.post('/sandbox/payments/:id/chargeback', async (request, reply) => {
-    const body = controlBody(request, chargebackRequestSchema);
+    const body = controlBody(request, chargebackRequestSchema, {});
     const chargeback = ctx.state.transaction(() => ctx.legacy.openChargeback(param(request), body));
     await ctx.sweep();
     return reply.code(201).send(chargeback);
@@ -76,7 +72,7 @@ export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext):
 
   /** Control API: a payment attempt on a point device ends (IPN topic point_integration_ipn). */
   app.post('/sandbox/point/payment-intents', async (request, reply) => {
-    const body = controlBody(request, createPaymentIntentRequestSchema);
+    const body = controlBody(request, createPaymentIntentRequestSchema, {});
     const intent = ctx.state.transaction(() => ctx.legacy.createPaymentIntent(body));
     await ctx.sweep();
     return reply.code(201).send(intent);
@@ -85,12 +81,4 @@ export function registerLegacyRoutes(app: FastifyInstance, ctx: SandboxContext):
 
 function param(request: FastifyRequest): string {
   return (request.params as { id: string }).id;
-}
-
-/** Control bodies are strict: an unknown property is unsupported_properties; an empty body reads as {}. */
-function controlBody<S extends z.ZodType>(request: FastifyRequest, schema: S): z.infer<S> {
-  const body = jsonBody(request) ?? {};
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw schemaError(parsed.error, body);
-  return parsed.data;
 }

@@ -6,7 +6,7 @@ import { ApiError } from '../domain/errors.ts';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type Body } from '../domain/stores.ts';
 import { StoresPosError } from '../domain/errors.ts';
 import { qrPng, qrTemplatePdf, qrTemplatePng } from '../domain/qr-files.ts';
-import type { AccessTokenRecord, SellerRecord } from '../state.ts';
+import type { AccessTokenRecord, PosRecord, SellerRecord } from '../state.ts';
 import { storesPosErrorBody } from '../../shared/stores-pos-errors.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -86,20 +86,17 @@ export function registerStoresPosRoutes(app: FastifyInstance, ctx: SandboxContex
     // The qr links of a POS answer (platform-facts): public like the platform's image links, found by the QR's uuid.
     scope.get('/instore/qr/:file', async (request, reply) => {
       const match = /^(.+)\.png$/.exec(param(request, 'file'));
-      const pos = match?.[1] ? qrPos(ctx, match[1]) : undefined;
-      if (!pos) throw new StoresPosError('not_found', 'No point of sale has this QR.');
+      const pos = qrPos(ctx, match?.[1] ?? '');
       return reply.code(200).type('image/png').header('cache-control', 'public, max-age=3600').send(await qrPng(ctx.pos.staticQr(pos)));
     });
     scope.get('/instore/qr/:uuid/template.pdf', async (request, reply) => {
       const pos = qrPos(ctx, param(request, 'uuid'));
-      if (!pos) throw new StoresPosError('not_found', 'No point of sale has this QR.');
       const store = ctx.state.stores.get(pos.store_id);
       const pdf = qrTemplatePdf({ payload: ctx.pos.staticQr(pos), storeName: store?.name ?? '', posName: pos.name });
       return reply.code(200).type('application/pdf').header('content-disposition', `inline; filename="qr-${pos.external_id}.pdf"`).send(pdf);
     });
     scope.get('/instore/qr/:uuid/template.png', async (request, reply) => {
       const pos = qrPos(ctx, param(request, 'uuid'));
-      if (!pos) throw new StoresPosError('not_found', 'No point of sale has this QR.');
       const store = ctx.state.stores.get(pos.store_id);
       const png = qrTemplatePng({ payload: ctx.pos.staticQr(pos), storeName: store?.name ?? '', posName: pos.name });
       return reply.code(200).type('image/png').header('content-disposition', `inline; filename="qr-${pos.external_id}.png"`).send(png);
@@ -107,8 +104,11 @@ export function registerStoresPosRoutes(app: FastifyInstance, ctx: SandboxContex
   });
 }
 
-function qrPos(ctx: SandboxContext, uuid: string) {
-  return UUID.test(uuid) ? ctx.pos.findByQr(uuid) : undefined;
+/** The POS whose static QR is `uuid`; 404 not_found for any other text. */
+function qrPos(ctx: SandboxContext, uuid: string): PosRecord {
+  const pos = UUID.test(uuid) ? ctx.pos.findByQr(uuid) : undefined;
+  if (!pos) throw new StoresPosError('not_found', 'No point of sale has this QR.');
+  return pos;
 }
 
 /** platform-facts: the user_id in the path must be the token's user, else 403. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SandboxContext } from '../context.ts';
-import { parseJson, rawBody } from '../http/body.ts';
+import { parseJson, rawBody, valueAt } from '../http/body.ts';
 import { ApiError } from '../domain/errors.ts';
 import { tokenizeWallet } from '../domain/tokenization.ts';
 import type { AccessTokenRecord } from '../state.ts';
@@ -105,13 +105,4 @@ function issueError(error: z.ZodError, input: unknown): ApiError {
   const first = error.issues[0];
   const field = first ? first.path.map(String).join('.') || 'body' : 'body';
   return tokenizeError('invalid_parameter', [field], `${field}: ${first?.message ?? 'invalid value'}.`);
-}
-
-function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
-  let current: unknown = input;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }

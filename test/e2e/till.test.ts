@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { e2eUnavailable, REVIEW_SIZES, SCREENSHOT_DIR, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, REVIEW_SIZES, SCREENSHOT_DIR, startKioskBrowser } from '../support/kiosk-browser.ts';
 import { awayFromMidnight } from '../support/midnight.ts';
 import { chargeAmount, sandboxPay } from '../support/sale-flow.ts';
 import { press } from '../support/history-screen.ts';

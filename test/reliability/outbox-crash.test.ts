@@ -18,7 +18,7 @@ import { startSandbox, type Harness, type SellerWithToken } from '../support/san
 import { FetchOrdersPort } from '../support/orders-port.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 import type { CrashChildConfig, CrashChildEvent } from '../support/outbox-crash-child.ts';
-import { openKioskStore } from '../../electron/core/compose.ts';
+import { openKioskStore } from '../../electron/core/store/kiosk-store.ts';
 import type { Operation } from '../../electron/core/store/operations-repo.ts';
 import { systemClock } from '../../node-common/time.ts';
 

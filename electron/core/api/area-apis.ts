@@ -14,8 +14,8 @@ import { tillApi } from './till.ts';
 
 /**
  * issue 13 "Core services, each small": the KioskApi composed from the area modules, each method with its guards
- * declared once (guards.ts). saveDiagnostics is added around the core (support/with-support.ts), which needs the
- * finished core's events.
+ * declared once (guards.ts). saveDiagnostics (diagnostics.ts) is added by compose.ts beside them: it needs the
+ * connectivity history and the core's secrets, which compose keeps.
  */
 export function areaApis(services: CoreServices): Omit<KioskApi, 'saveDiagnostics'> {
   return {

@@ -1,5 +1,5 @@
 import type { Logger } from '../ports.ts';
-import type { PinVerifyResult } from '../pin.ts';
+import type { PinVerifyResult } from '../people/pin.ts';
 import { pinVerdictError } from '../people/people.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
 import { KioskFailure } from '../../../shared/kiosk-failure.ts';

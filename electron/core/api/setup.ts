@@ -1,7 +1,7 @@
 import { applyPatch } from '../settings/kiosk-settings.ts';
-import { NotConnectedError, PlatformError, PlatformNetworkError, ReconnectNeededError } from '../platform/errors.ts';
+import { NotConnectedError, PlatformCallError, PlatformNetworkError, ReconnectNeededError } from '../platform/errors.ts';
 import type { NewStore, PlatformPos, PlatformStore } from '../platform/stores-client.ts';
-import type { Clock } from '../ports.ts';
+import type { PosCheckResult } from '../platform/pos-check.ts';
 import { ok, type Failure } from './guards.ts';
 import { kioskSettingsView } from './settings.ts';
 import type { CoreServices } from './services.ts';
@@ -20,68 +20,6 @@ import {
 } from '../../../shared/setup-api.ts';
 
 type SetupApi = Pick<KioskApi, 'listStores' | 'createStore' | 'listPointsOfSale' | 'createPointOfSale' | 'choosePointOfSale' | 'getCounterQr' | 'getReadiness'>;
-
-/** What the platform last said about the chosen POS (readiness; issue 16 "Cache the POS check briefly"). */
-export interface PosCheckResult {
-  state: 'found' | 'not_found' | 'unchecked';
-  pos: PlatformPos | null;
-  /** When the platform was asked, ms on the core's clock. */
-  checkedAt: number;
-}
-
-/**
- * The readiness check's memory of the chosen POS: an answer is kept a minute (ten seconds when the platform could
- * not be asked), so a screen that asks on every render costs the platform one call a minute; concurrent askers share
- * one call. What the kiosk learns otherwise (a POS chosen, a charge answered pos_not_found) replaces it at once.
- */
-export class PosCheck {
-  #entry: { posId: string; result: PosCheckResult } | null = null;
-  #running: { posId: string; promise: Promise<PosCheckResult> } | null = null;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly keepMs = 60_000,
-    private readonly keepUncheckedMs = 10_000,
-  ) {}
-
-  /** The kept answer for `posId` while fresh, else `ask`'s (a PlatformError from it: unchecked; anything else rejects). */
-  check(posId: string, ask: () => Promise<PlatformPos | null>): Promise<PosCheckResult> {
-    const kept = this.#entry;
-    if (kept && kept.posId === posId && this.clock.now() - kept.result.checkedAt < (kept.result.state === 'unchecked' ? this.keepUncheckedMs : this.keepMs)) {
-      return Promise.resolve(kept.result);
-    }
-    if (this.#running?.posId === posId) return this.#running.promise;
-    const checkedAt = this.clock.now();
-    const promise = ask().then(
-      (pos): PosCheckResult => this.#keep(posId, { state: pos ? 'found' : 'not_found', pos, checkedAt }),
-      (error: unknown) => {
-        if (!(error instanceof PlatformError)) throw error;
-        return this.#keep(posId, { state: 'unchecked', pos: null, checkedAt });
-      },
-    );
-    const running = { posId, promise };
-    this.#running = running;
-    void promise.finally(() => {
-      if (this.#running === running) this.#running = null;
-    }).catch(() => undefined);
-    return promise;
-  }
-
-  /** What the kiosk learned about `posId` otherwise: the POS (chosen, created), or null (a charge's pos_not_found). */
-  record(posId: string, pos: PlatformPos | null): void {
-    this.#keep(posId, { state: pos ? 'found' : 'not_found', pos, checkedAt: this.clock.now() });
-  }
-
-  /** The last answer for `posId`, fresh or not. */
-  last(posId: string): PosCheckResult | null {
-    return this.#entry?.posId === posId ? this.#entry.result : null;
-  }
-
-  #keep(posId: string, result: PosCheckResult): PosCheckResult {
-    this.#entry = { posId, result };
-    return result;
-  }
-}
 
 /**
  * Live store setup (issue 16; the contract and its failures: shared/setup-api.ts): the seller's stores and points of
@@ -254,8 +192,8 @@ export function setupApi(deps: CoreServices): SetupApi {
 }
 
 /** A platform answer (not "no answer", not the session's own errors): what the setup maps to its codes. */
-function isAnswer(error: unknown): error is PlatformError {
-  return error instanceof PlatformError && !(error instanceof PlatformNetworkError || error instanceof ReconnectNeededError || error instanceof NotConnectedError) && error.status >= 400;
+function isAnswer(error: unknown): error is PlatformCallError {
+  return error instanceof PlatformCallError && !(error instanceof PlatformNetworkError || error instanceof ReconnectNeededError || error instanceof NotConnectedError) && error.status >= 400;
 }
 
 /** platform-facts "POS errors" (and the sandbox's store codes) by the field of this contract they refuse. */

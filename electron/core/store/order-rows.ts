@@ -2,7 +2,6 @@
 // orders-repo.ts (issue 13: no file in electron/core over 350 lines). The queries live in the repo.
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import type { StoredOrder } from './orders-repo.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 import { parseAmount } from '../../../shared/money.ts';
@@ -21,6 +20,18 @@ export class DamagedRowError extends KioskStoreError {
     super(`the kiosk database row ${table}/${rowId} is damaged: ${reason}`);
     this.name = 'DamagedRowError';
   }
+}
+
+/** An order as the kiosk last saw it (issue 12: no webhook version takes part; the column is empty since migration 5). */
+export interface StoredOrder {
+  order: Order;
+  /**
+   * When the order was paid, as best known (the refund window counts from it; seed 3.2 rule 3). The Order resource has
+   * no payment date, so this is the order's last_updated_date the first time the kiosk stored it as processed (or
+   * refunded); for an order first seen already partially refunded that is later than the payment, which makes the
+   * local window check lenient, never stricter than the platform's.
+   */
+  paidAt: string | null;
 }
 
 export const rowSchema = z.object({

@@ -1,7 +1,7 @@
-import { isNewer as isNewerUpdate } from '../order-freshness.ts';
+import { isNewer as isNewerUpdate } from './order-freshness.ts';
 import type Database from 'better-sqlite3';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError, readRow } from './order-rows.ts';
+import { DamagedRowError, readRow, type StoredOrder } from './order-rows.ts';
 import { filteredListSql, filteredSearchSql, newestFirst, type OrderFilter, type OrderKey } from './order-filters.ts';
 import type { Clock } from '../ports.ts';
 import { systemClock } from '../../../node-common/time.ts';
@@ -10,19 +10,7 @@ import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
 
 export { DamagedRowError };
-
-
-/** An order as the kiosk last saw it (issue 12: no webhook version takes part; the column is empty since migration 5). */
-export interface StoredOrder {
-  order: Order;
-  /**
-   * When the order was paid, as best known (the refund window counts from it; seed 3.2 rule 3). The Order resource has
-   * no payment date, so this is the order's last_updated_date the first time the kiosk stored it as processed (or
-   * refunded); for an order first seen already partially refunded that is later than the payment, which makes the
-   * local window check lenient, never stricter than the platform's.
-   */
-  paidAt: string | null;
-}
+export type { StoredOrder };
 
 export interface OrderListQuery {
   /** Matches external_reference (substring) or the total amount ("1500", "10.50", "10,5"). */
@@ -332,7 +320,7 @@ function amountForms(query: string): string[] {
 }
 
 
-/** The store's freshness test is the tracker's: one rule (electron/core/order-freshness.ts). */
+/** The store's freshness test is the tracker's: one rule (store/order-freshness.ts). */
 function isNewer(candidate: Order, stored: StoredOrder): boolean {
   return isNewerUpdate(candidate, stored.order);
 }

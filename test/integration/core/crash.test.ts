@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
-import { openKioskStore } from '../../../electron/core/compose.ts';
+import { openKioskStore } from '../../../electron/core/store/kiosk-store.ts';
 import type { OrdersRepo } from '../../../electron/core/store/orders-repo.ts';
 import { systemClock } from '../../../node-common/time.ts';
 import type { ChildConfig } from '../../support/outbox-child.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { buildRelay, type Relay, type RelayOptions } from '../../../relay/app.ts';
-import { HeartbeatSender } from '../../../electron/core/live/heartbeat.ts';
+import { HeartbeatSender } from '../../../electron/core/support/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import { ManualClock } from '../../support/fakes/manual-clock.ts';
 import { REDIS_SKIP, startRedisServer, type RedisServer } from '../../support/redis-server.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay } from '../../../relay/app.ts';
-import { HeartbeatSender, type HeartbeatOptions } from '../../../electron/core/live/heartbeat.ts';
+import { HeartbeatSender, type HeartbeatOptions } from '../../../electron/core/support/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import type { Connectivity, OutboxItem } from '../../../shared/kiosk-api.ts';
 import { ManualClock } from '../../support/fakes/manual-clock.ts';

@@ -5,7 +5,7 @@
 // clock (platform-facts "Webhooks": ts within 300 s of the receiver's clock).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HeartbeatSender } from '../../../electron/core/live/heartbeat.ts';
+import { HeartbeatSender } from '../../../electron/core/support/heartbeat.ts';
 import type { FleetView } from '../../../relay/fleet.ts';
 import { notificationHealthSchema, type NotificationHealth } from '../../../shared/push-health.ts';
 import { ManualClock } from '../../support/fakes/manual-clock.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CURRENCIES, DECIMAL_STRING, formatAmount, isCurrency, minorUnitDigits, parseAmount } from '../../../shared/money.ts';
+import { CURRENCIES, canonicalAmount, DECIMAL_STRING, formatAmount, isCurrency, minorUnitDigits, parseAmount } from '../../../shared/money.ts';
 import type { Currency } from '../../../shared/money.ts';
 
 function minorOf(text: string, currency: Currency): number {
@@ -164,4 +164,14 @@ test('parseAmount never accepts a string outside the wire format (generated)', (
     }),
     { numRuns: 500 },
   );
+});
+
+test('issue 28: canonicalAmount reads an amount once into minor units and its canonical wire form (CLP whole)', () => {
+  assert.deepEqual(canonicalAmount('30', 'ARS'), { ok: true, minor: 3_000, amount: '30.00' });
+  assert.deepEqual(canonicalAmount('30.50', 'UYU'), { ok: true, minor: 3_050, amount: '30.50' });
+  assert.deepEqual(canonicalAmount('1500.00', 'CLP'), { ok: true, minor: 1_500, amount: '1500' });
+  const cents = canonicalAmount('1500.50', 'CLP');
+  assert.ok(!cents.ok && /CLP has no minor unit/.test(cents.reason));
+  const bad = canonicalAmount('3.5', 'ARS');
+  assert.ok(!bad.ok && /two decimals/.test(bad.reason));
 });

@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { createGuards } from '../../../../electron/core/api/guards.ts';
 import { historyApi } from '../../../../electron/core/api/history.ts';
 import { dispatch } from '../../../../electron/core/api-dispatch.ts';
-import { toKioskOrder } from '../../../../electron/core/kiosk-order.ts';
+import { toKioskOrder } from '../../../../electron/core/orders/kiosk-order.ts';
 import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { OrdersRepo } from '../../../../electron/core/store/orders-repo.ts';
 import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';

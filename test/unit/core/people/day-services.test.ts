@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openKioskStore, type KioskStore } from '../../../../electron/core/compose.ts';
+import { openKioskStore, type KioskStore } from '../../../../electron/core/store/kiosk-store.ts';
 import { composeDay, nextShiftCheckMs, SHIFT_CHECK_MS, type DayServices } from '../../../../electron/core/people/day-services.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
-import { MAX_FAILED_ATTEMPTS } from '../../../../electron/core/pin.ts';
+import { MAX_FAILED_ATTEMPTS } from '../../../../electron/core/people/pin-record.ts';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 let dir: string;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openKioskStore } from '../../../../electron/core/compose.ts';
+import { openKioskStore } from '../../../../electron/core/store/kiosk-store.ts';
 import { composeDay } from '../../../../electron/core/people/day-services.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
 import { FIRST_MANAGER } from '../../../../shared/kiosk-names.ts';

@@ -3,7 +3,7 @@
 // the kiosk learned otherwise (a POS chosen, a charge's pos_not_found) at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PosCheck } from '../../../../electron/core/api/setup.ts';
+import { PosCheck } from '../../../../electron/core/platform/pos-check.ts';
 import { PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
 import type { PlatformPos } from '../../../../electron/core/platform/stores-client.ts';
 import { ManualClock } from '../../../support/fakes/manual-clock.ts';

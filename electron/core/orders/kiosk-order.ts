@@ -1,6 +1,6 @@
-import type { Order } from '../../shared/schemas/order.ts';
-import type { KioskOrder, OrderItem, OutboxItem } from '../../shared/kiosk-api.ts';
-import { parseDuration } from '../../shared/duration.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+import type { KioskOrder, OrderItem, OutboxItem } from '../../../shared/kiosk-api.ts';
+import { parseDuration } from '../../../shared/duration.ts';
 
 /**
  * The order as the renderer sees it (shared/kiosk-api.ts): the platform's fields in camelCase, plus the queued work.

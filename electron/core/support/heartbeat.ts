@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Clock, Logger } from '../ports.ts';
 import type { KioskCore } from '../kiosk-core.ts';
-import type { CoreServices } from '../api/services.ts';
-import { SettingsRepo, type KeyValue } from '../store/settings-repo.ts';
-import { effectiveRelay } from '../settings/kiosk-settings.ts';
+import type { KeyValue } from '../store/settings-repo.ts';
 import type { Connectivity, OutboxItem } from '../../../shared/kiosk-api.ts';
-import { heartbeatSchema, type Heartbeat } from '../../../shared/schemas/heartbeat.ts';
+import type { Heartbeat } from '../../../shared/schemas/heartbeat.ts';
 import { pushProblemErrorCode } from '../../../shared/push-health.ts';
 import projectPackage from '../../../package.json' with { type: 'json' };
 
@@ -182,21 +180,10 @@ export function lastSaleQuery(db: Database.Database): () => string | null {
 }
 
 /**
- * The core of compose() with its heartbeat: started after the core starts, stopped before it stops (so the database
- * it reads is still open). Kept here so that compose.ts wires it in one expression (issue 18).
+ * The core with its heartbeat (issue 18): started after the core starts, stopped before it stops (so the database it
+ * reads is still open).
  */
-export function withHeartbeat(services: CoreServices, fetchFn: typeof fetch | undefined, core: KioskCore): KioskCore {
-  const sender = new HeartbeatSender({
-    relay: () => effectiveRelay(services.settings(), services.savedRelayKey(), services.launch),
-    kioskId: new SettingsRepo(services.db).kv('kiosk_id', heartbeatSchema.shape.kiosk_id),
-    posId: () => services.settings().posId,
-    connectivity: () => services.connectivity(),
-    outbox: () => services.outbox.list(),
-    lastSaleAt: lastSaleQuery(services.db),
-    clock: services.clock,
-    logger: services.logger,
-    fetch: fetchFn,
-  });
+export function withHeartbeat(sender: Pick<HeartbeatSender, 'start' | 'stop'>, core: KioskCore): KioskCore {
   return {
     ...core,
     async start() {

@@ -2,7 +2,7 @@
 // failure is told (once per kind in a row). The relay end is in test/integration/relay/fleet.test.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_MAX_BACKOFF_MS, HeartbeatSender, heartbeatBackoffMs, heartbeatUrl, type HeartbeatOptions } from '../../../../electron/core/live/heartbeat.ts';
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_MAX_BACKOFF_MS, HeartbeatSender, heartbeatBackoffMs, heartbeatUrl, type HeartbeatOptions } from '../../../../electron/core/support/heartbeat.ts';
 import { heartbeatSchema } from '../../../../shared/schemas/heartbeat.ts';
 import type { Connectivity, OutboxItem } from '../../../../shared/kiosk-api.ts';
 import { ManualClock } from '../../../support/fakes/manual-clock.ts';
