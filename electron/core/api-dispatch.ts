@@ -1,7 +1,6 @@
 import { kioskError } from '../../shared/kiosk-errors.ts';
 import { kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
 import { isKioskMethod } from '../../shared/kiosk-names.ts';
-import { answerOf } from './api/failures.ts';
 import { refuse } from '../../shared/kiosk-failure.ts';
 
 /**
@@ -26,7 +25,9 @@ export async function dispatch(api: KioskApi, method: string, payload: unknown):
     return await call.call(api, parsed.data);
   } catch (error) {
     // A method that is not guarded: its throw is answered by the same mapping as the guarded ones' (issue 28; issue
-    // 27 item 6: a full disk is named).
+    // 27 item 6: a full disk is named). Loaded only here: the mapping knows the store's errors, which bring SQLite,
+    // and the web shell loads this dispatcher on its cold start (issue 14), when no call has failed yet.
+    const { answerOf } = await import('./api/failures.ts');
     return { ok: false, error: answerOf(error) };
   }
 }
