@@ -111,7 +111,7 @@ export const KIOSK_MIGRATIONS: readonly string[] = [
      INSERT INTO orders_reference_text (rowid, external_reference) VALUES (new.rowid, new.external_reference);
    END;`,
   // 6 (issue 17 "Close the day"): people with their own PIN, shifts, closed Z reports, and who did each sale, cancel and
-  // refund. people.pin is a PinRecord as JSON (pin.ts); the first manager's is NULL here because its PIN stays the
+  // refund. people.pin is a PinRecord as JSON (people/pin.ts); the first manager's is NULL here because its PIN stays the
   // settings row manager_pin it always was (people/people.ts), so that row is "the existing manager PIN, now the first
   // manager" without being copied. People are never deleted, only marked removed: what they did keeps their id and the
   // name they had. One open shift at most (the unique partial index over a constant). reports.number is AUTOINCREMENT:
