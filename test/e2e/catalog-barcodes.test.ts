@@ -62,6 +62,8 @@ test('issue 29: a manager adds a category, scans a product\'s barcode into the e
     // On the Sale screen the barcode adds the product; the order carries its category.
     await page.locator('header nav a[href="#/sale"]').click();
     await page.getByTestId('sale-entry').waitFor(WAIT);
+    // The Sale screen reads the catalog when it opens: a scan before that would be an unknown code.
+    await page.getByTestId('catalog-item').first().waitFor(WAIT);
     await scanCode(page, '7790895000997');
     await page.getByTestId('cart-line').waitFor(WAIT);
     await page.getByTestId('charge').click();

@@ -33,6 +33,8 @@ async function seedCatalog(k: KioskBrowser, items: Array<{ title: string; unitPr
   }
   await k.page.reload();
   await k.page.getByTestId('sale-entry').waitFor(WAIT);
+  // The Sale screen reads the catalog when it opens: a scan before that would be an unknown code.
+  await k.page.getByTestId('catalog-item').first().waitFor(WAIT);
   return ids;
 }
 
