@@ -17,6 +17,19 @@ const layer = (folder, { folders = [], only, modules = [], builtins = false }, m
   },
 });
 
+// issue 28: one layer rule per folder of electron/core, from `ranks` (lowest first). `package.json` is the version
+// the heartbeat, the bundle and getUpdateState report.
+const coreLayers = (ranks) =>
+  ranks.flatMap((rank, i) =>
+    rank.map((folder) => {
+      const below = ranks.slice(0, i).flat();
+      const only = [folder, ...below].map((f) => `electron/core/${f}`).concat(['electron/core/ports.ts', 'electron/core/kiosk-core.ts', 'shared', 'node-common', 'package.json']);
+      const may = below.length > 0 ? `${below.map((f) => `${f}/`).join(', ')}, ` : '';
+      return layer(`electron/core/${folder}`, { only, modules: ['electron'] },
+        `electron/core/${folder}/ may import only ${may}the core's contract (ports.ts, kiosk-core.ts), shared/ and node-common/ (issue 28 layers: eslint.config.js).`);
+    }),
+  );
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'renderer/dist/**', 'coverage/**', '.tmp/**'] },
   js.configs.recommended,
@@ -72,6 +85,27 @@ export default tseslint.config(
   // main process (and its preload) import `electron`.
   layer('electron/core', { folders: ['sandbox', 'relay', 'renderer', 'launch', 'electron/main', 'electron/preload', 'electron/web-shell'], modules: ['electron'] },
     'electron/core/ is plain Node: no `electron`, no shell (main, preload, web shell), no composition root (launch/).'),
+  // issue 28: the core's own layers, lowest first. A folder may import its own files, the layers below its own, the
+  // contract glue at the core's root (ports.ts, kiosk-core.ts), shared/ and node-common/: never a folder of its own
+  // rank or above, and never compose.ts or api-dispatch.ts (the shells' entries; test/unit/core/import-graph.test.ts
+  // proves the core has no import circle). The order is what the code needs:
+  //   host/      the process's own services: the redacting logger, private files, the renderer's content types;
+  //   store/, platform/, vault/   the database, the platform's API, the keychain (each on host/ alone);
+  //   outbox/ (sends over platform/ what store/ queued), catalog/, people/ (PINs, shifts), reports/, settings/;
+  //   orders/ (a sale's create, recovery and events: it classifies a send as outbox/ does), live/ (the relay, the
+  //   poller, connectivity: it switches relays by settings/), support/ (the bundle and the heartbeat);
+  //   till/      the cash ledger and the till (issue 29: a cash sale's lines are an order's items, orders/);
+  //   api/       the KioskApi's area modules over all of them;
+  //   compose.ts wires everything (the electron/core rule above).
+  ...coreLayers([['host'], ['store', 'platform', 'vault'], ['outbox', 'catalog', 'people', 'reports', 'settings'], ['orders', 'live', 'support'], ['till'], ['api']]),
+  // The contract glue itself imports only shared/, node-common/ and each other: every layer may import it.
+  {
+    files: ['electron/core/ports.ts', 'electron/core/kiosk-core.ts'],
+    rules: {
+      'layering/imports': ['error', { folders: [], only: ['electron/core/ports.ts', 'electron/core/kiosk-core.ts', 'shared', 'node-common'], modules: ['electron'], builtins: false,
+        message: "electron/core/ports.ts and kiosk-core.ts are the core's contract: they import only shared/, node-common/ and each other." }],
+    },
+  },
   layer('electron/web-shell', { folders: ['sandbox', 'relay', 'renderer', 'launch', 'electron/main', 'electron/preload'], modules: ['electron'] },
     'electron/web-shell/ is plain Node: no `electron`, no Electron shell, no composition root (launch/).'),
   // The Electron shell: it may import electron/core and the preload's channel names, never the sandbox, relay or

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { openKioskStore } from '../electron/core/store/kiosk-store.ts';
 import { composeDay } from '../electron/core/people/day-services.ts';
 import { MemoryVault } from '../electron/core/vault/memory-vault.ts';
-import { MAX_FAILED_ATTEMPTS } from '../electron/core/pin.ts';
+import { MAX_FAILED_ATTEMPTS } from '../electron/core/people/pin-record.ts';
 import { systemClock } from '../node-common/time.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tightenFiles } from '../electron/core/private-files.ts';
+import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tightenFiles } from '../electron/core/host/private-files.ts';
 import type { TrainingPort } from '../electron/core/ports.ts';
 import { buildSandbox, type Sandbox } from '../sandbox/app.ts';
 import { buildRelay, type Relay } from '../relay/app.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { createLogger } from '../electron/core/logger.ts';
+import { createLogger } from '../electron/core/host/logger.ts';
 import type { Logger } from '../electron/core/ports.ts';
 import { startWebShell, type EventSource, type WebShell } from '../electron/web-shell/server.ts';
 import type { KioskApi, KioskMethod, Result } from '../shared/kiosk-api.ts';

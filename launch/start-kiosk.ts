@@ -5,7 +5,7 @@ import type { KioskCore } from '../electron/core/kiosk-core.ts';
 import type { KioskStore } from '../electron/core/store/kiosk-store.ts';
 import { openKioskDatabase } from '../electron/core/store/database.ts';
 import { systemClock } from '../node-common/time.ts';
-import { ensurePrivateDir } from '../electron/core/private-files.ts';
+import { ensurePrivateDir } from '../electron/core/host/private-files.ts';
 import type { Logger, ReceiptPrinter, TrainingPort } from '../electron/core/ports.ts';
 import type { KioskLaunchConfig } from './kiosk-config.ts';
 import type { EmbeddedPlatform } from './embedded-platform.ts';
@@ -84,7 +84,7 @@ export const LIVE_DIR = 'live';
  * disconnected until a manager connects it from the settings (and stays connected across restarts afterwards).
  *
  * Files (issue 12 "data at rest"): the data folder, `live/` and `training/` are 0700 (tightened when they exist with a
- * looser mode: the data folder is the app's own), the files in them 0600 (see electron/core/private-files.ts).
+ * looser mode: the data folder is the app's own), the files in them 0600 (see electron/core/host/private-files.ts).
  *
  * Rejects with the vault's VaultUnavailableError (its message says what to install) when live mode finds no keychain,
  * with PrivateFileError when a folder cannot be made private, and with the store's error when the database cannot be

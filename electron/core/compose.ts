@@ -9,7 +9,7 @@ import { SaleLinesRepo } from './store/sale-lines-repo.ts';
 import { Outbox, type OutboxOptions } from './outbox/outbox.ts';
 import { Catalog } from './catalog/catalog-service.ts';
 import { effectiveRelay, effectiveSettings, storedSettingsSchema, urlPassword, type LaunchDefaults } from './settings/kiosk-settings.ts';
-import { recover } from './recovery.ts';
+import { recover } from './orders/recovery.ts';
 import { orderEvents } from './orders/order-events.ts';
 import { RecoveredSales } from './orders/recovered-sales.ts';
 import { LiveStatus } from './live/live-status.ts';
@@ -23,7 +23,7 @@ import { PlatformSession, sessionMetaSchema } from './platform/session.ts';
 import { OrdersClient, type TokenProvider } from './platform/orders-client.ts';
 import { PlatformAnswerJournal } from './platform/answer-journal.ts';
 import { StoresClient } from './platform/stores-client.ts';
-import { PlatformError } from './platform/errors.ts';
+import { PlatformCallError } from './platform/errors.ts';
 import { PlatformHealthProbe, platformHealthCheck } from './platform/health-probe.ts';
 import { composeDay } from './people/day-services.ts';
 import { RememberingVault } from './vault/remembering-vault.ts';
@@ -277,7 +277,7 @@ export async function compose(given: KioskCoreOptions & { store?: KioskStore }):
         try {
           await session.connectClientCredentials(training.clientId, training.clientSecret);
         } catch (error) {
-          logger.warn('training connect failed', { code: error instanceof PlatformError ? error.code : 'unknown' });
+          logger.warn('training connect failed', { code: error instanceof PlatformCallError ? error.code : 'unknown' });
         }
       }
       if (session.state === 'connected') {

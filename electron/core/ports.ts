@@ -19,7 +19,7 @@ export interface Logger {
 /**
  * Secrets the vault holds (issue 4: access token, refresh token, client secret), the relay's kiosk key a manager
  * enters in the settings (relay README "Kiosk keys"): it opens the store's event stream, so it is kept like a token;
- * and the manager PIN's pepper (issue 12, pin-pepper.ts): the key of the PIN hash, kept apart from the database.
+ * and the manager PIN's pepper (issue 12, people/pin-pepper.ts): the key of the PIN hash, kept apart from the database.
  */
 export const SECRET_NAMES = ['access_token', 'refresh_token', 'client_secret', 'relay_key', 'pin_pepper'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
@@ -50,7 +50,7 @@ export interface WriteOptions {
 
 /**
  * The Orders API as the core uses it (seed 4.3–4.6), typed by the shared schemas. Implementations retry network
- * errors, 429 and 5xx with the same key, refresh the token once on 401, and reject with PlatformError subclasses.
+ * errors, 429 and 5xx with the same key, refresh the token once on 401, and reject with PlatformCallError subclasses.
  */
 export interface OrdersPort {
   create(body: CreateOrderRequest, options: WriteOptions): Promise<Order>;

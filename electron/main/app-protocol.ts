@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Protocol } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-policy.ts';
-import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
+import { RENDERER_CONTENT_TYPES } from '../core/host/renderer-content-types.ts';
 
 // The renderer is served from a custom protocol, never from a remote origin or file:// (issue 6; Electron security
 // checklist 18 "Avoid usage of the file:// protocol and prefer usage of custom protocols").

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import type { App, BrowserWindow, BrowserWindowConstructorOptions, Dialog, IpcMain, Menu, Protocol, Screen, Session, Shell } from 'electron';
-import { createLogger } from '../core/logger.ts';
+import { createLogger } from '../core/host/logger.ts';
 import type { Clock, Logger, ReceiptPrinter } from '../core/ports.ts';
 import { APP_SCHEME_PRIVILEGES, appUrl, serveApp } from './app-protocol.ts';
 import { CrashPolicy, watchRenderer } from './crash-recovery.ts';

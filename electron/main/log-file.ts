@@ -1,6 +1,6 @@
 import { appendFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tightenFiles } from '../core/private-files.ts';
+import { ensurePrivateDir, ensurePrivateFile, PRIVATE_FILE_MODE, tightenFiles } from '../core/host/private-files.ts';
 
 export interface LogFile {
   path: string;
@@ -9,7 +9,7 @@ export interface LogFile {
 
 /**
  * The kiosk's log on disk: `<dataDir>/logs/kiosk.log`, one JSON line per entry (the redacting logger of
- * electron/core/logger.ts writes them; no secrets reach it). When it passes `maxBytes` (default 5 MB) it becomes
+ * electron/core/host/logger.ts writes them; no secrets reach it). When it passes `maxBytes` (default 5 MB) it becomes
  * kiosk.1.log, replacing the previous one, so the logs never fill the counter PC's disk. Never throws: a line that
  * cannot be written is lost, the kiosk keeps running.
  * issue 12 "data at rest": the folder is 0700 and both files 0600 (made so when they exist from an older version).

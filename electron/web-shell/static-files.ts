@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { RENDERER_CONTENT_TYPES } from '../core/renderer-content-types.ts';
+import { RENDERER_CONTENT_TYPES } from '../core/host/renderer-content-types.ts';
 import { refuse } from '../../shared/kiosk-failure.ts';
 import { refusal } from './answers.ts';
 

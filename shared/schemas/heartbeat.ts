@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timestamp } from './common.ts';
 
 // The kiosk→relay heartbeat (issue 18 "Heartbeat"), defined once for both ends: the kiosk builds it
-// (electron/core/live/heartbeat.ts), the relay checks it strictly (relay/routes/fleet.ts). Only what a fleet page needs to tell
+// (electron/core/support/heartbeat.ts), the relay checks it strictly (relay/routes/fleet.ts). Only what a fleet page needs to tell
 // whether a counter is alive and healthy: no amount of any sale, no key, token or PIN; a field not listed is refused.
 
 /** The most a heartbeat body may weigh (bytes): the relay refuses a bigger one before parsing it. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { compose } from '../../electron/core/compose.ts';
 import type { KioskCore, KioskCoreOptions } from '../../electron/core/kiosk-core.ts';
 import { MemoryVault } from '../../electron/core/vault/memory-vault.ts';
-import { createLogger } from '../../electron/core/logger.ts';
+import { createLogger } from '../../electron/core/host/logger.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../launch/embedded-platform.ts';
 import { startSandbox, type Harness, type SellerWithToken } from './sandbox-harness.ts';
 import type { Connectivity, CountryCode, KioskEvent } from '../../shared/kiosk-api.ts';

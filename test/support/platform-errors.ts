@@ -1,12 +1,12 @@
-// The platform client suites (issue 4) catch every PlatformError they provoke and, in a last test, check that none of
+// The platform client suites (issue 4) catch every PlatformCallError they provoke and, in a last test, check that none of
 // them carries a token, secret or authorization code in its message, stack or fields. One collector and one check, so
 // the rule is written once (issue 14).
 import assert from 'node:assert/strict';
-import { PlatformError } from '../../electron/core/platform/errors.ts';
+import { PlatformCallError } from '../../electron/core/platform/errors.ts';
 
 export interface PlatformErrors {
-  /** Awaits `promise`, which must fail with a PlatformError; keeps the error for assertNoSecretIn and returns it. */
-  failure(promise: Promise<unknown>): Promise<PlatformError>;
+  /** Awaits `promise`, which must fail with a PlatformCallError; keeps the error for assertNoSecretIn and returns it. */
+  failure(promise: Promise<unknown>): Promise<PlatformCallError>;
   /** Issue 4: no secret appears in any kept error's message, stack or fields; at least `atLeast` errors were looked at. */
   assertNoSecretIn(secrets: readonly string[], atLeast: number): void;
 }
@@ -19,7 +19,7 @@ export function platformErrors(): PlatformErrors {
         await promise;
       } catch (error) {
         thrown.push(error);
-        assert.ok(error instanceof PlatformError, `expected a PlatformError, got ${String(error)}`);
+        assert.ok(error instanceof PlatformCallError, `expected a PlatformCallError, got ${String(error)}`);
         return error;
       }
       assert.fail('expected the call to fail');

@@ -199,3 +199,57 @@ for (const [file, source] of sandboxDomainAllowed) {
     assert.deepEqual(layering, []);
   });
 }
+
+// issue 28: the core's own layers (eslint.config.js coreLayers), lowest first: host/; store/, platform/, vault/;
+// outbox/, catalog/, people/, reports/, settings/; orders/, live/, support/; api/; compose.ts above all. One refusal per
+// rule at a deep path (a folder never imports its own rank or above, nor compose.ts), and the allowed side of each.
+const coreRefused: Array<[string, string]> = [
+  ['electron/core/host/deep/x.ts', "import { openKioskDatabase } from '../../store/database.ts';"],
+  ['electron/core/store/deep/x.ts', "import type { ReportOrder } from '../../reports/z-report.ts';"],
+  ['electron/core/store/a/b/c/x.ts', "import { buildZReport } from '../../../../reports/z-report.ts';"],
+  ['electron/core/store/deep/x.ts', "import { PlatformCallError } from '../../platform/errors.ts';"],
+  ['electron/core/platform/deep/x.ts', "import { OrdersRepo } from '../../store/orders-repo.ts';"],
+  ['electron/core/vault/deep/x.ts', "import { ManagerPin } from '../../people/pin.ts';"],
+  ['electron/core/outbox/deep/x.ts', "import { sendCreate } from '../../orders/create-order.ts';"],
+  ['electron/core/catalog/deep/x.ts', "import { catalogApi } from '../../api/catalog.ts';"],
+  ['electron/core/people/deep/x.ts', "import type { KioskStore } from '../../compose.ts';"],
+  ['electron/core/people/deep/x.ts', "import { buildZReport } from '../../reports/z-report.ts';"],
+  ['electron/core/reports/deep/x.ts', "import { LiveStatus } from '../../live/live-status.ts';"],
+  ['electron/core/settings/deep/x.ts', "import { toKioskOrder } from '../../orders/kiosk-order.ts';"],
+  ['electron/core/orders/deep/x.ts', "import { LiveStatus } from '../../live/live-status.ts';"],
+  ['electron/core/live/deep/x.ts', "import type { CoreServices } from '../../api/services.ts';"],
+  ['electron/core/live/deep/x.ts', "import { HeartbeatSender } from '../../support/heartbeat.ts';"],
+  ['electron/core/support/deep/x.ts', "import { ok } from '../../api/guards.ts';"],
+  ['electron/core/api/deep/x.ts', "import { compose } from '../../compose.ts';"],
+  ['electron/core/api/deep/x.ts', "import { dispatch } from '../../api-dispatch.ts';"],
+  ['electron/core/ports.ts', "import type { OrdersRepo } from './store/orders-repo.ts';"],
+  ['electron/core/kiosk-core.ts', "import type { CoreServices } from './api/services.ts';"],
+  // The layer rules restate the core's own: no `electron`, no shell, no launch/.
+  ['electron/core/live/deep/x.ts', "import { app } from 'electron';"],
+  ['electron/core/api/deep/x.ts', "import { startWebShell } from '../../../web-shell/server.ts';"],
+  ['electron/core/store/deep/x.ts', "import { startKiosk } from '../../../../launch/start-kiosk.ts';"],
+];
+for (const [file, source] of coreRefused) {
+  test(`the core's layering refuses ${file}: ${source}`, async () => {
+    const rules = (await lintProbe(file, source)).map((m) => m.ruleId);
+    assert.ok(rules.includes(LAYERING), `expected a layering error, got ${JSON.stringify(rules)}`);
+  });
+}
+const coreAllowed: Array<[string, string]> = [
+  ['electron/core/host/deep/x.ts', "import type { Clock } from '../../ports.ts';\nimport { systemClock } from '../../../../node-common/time.ts';\nimport { chmodSync } from 'node:fs';"],
+  ['electron/core/store/deep/x.ts', "import { ensurePrivateFile } from '../../host/private-files.ts';\nimport type { Clock } from '../../ports.ts';\nimport Database from 'better-sqlite3';\nimport { isFinalOrder } from '../../../../shared/order-status.ts';"],
+  ['electron/core/platform/deep/x.ts', "import { redactAgain } from '../../host/logger.ts';\nimport { backoffDelay } from '../../../../node-common/retry.ts';"],
+  ['electron/core/people/deep/x.ts', "import { PeopleRepo } from '../../store/people-repo.ts';\nimport type { KioskStore } from '../../store/kiosk-store.ts';"],
+  ['electron/core/reports/deep/x.ts', "import type { ReportOrder } from '../../store/report-rows.ts';\nimport { PlatformCallError } from '../../platform/errors.ts';"],
+  ['electron/core/orders/deep/x.ts', "import { classifySendError } from '../../outbox/send-outcome.ts';\nimport type { OperationsRepo } from '../../store/operations-repo.ts';"],
+  ['electron/core/live/deep/x.ts', "import { effectiveRelay } from '../../settings/kiosk-settings.ts';\nimport { isNewer } from '../../store/order-freshness.ts';\nimport { PlatformCallError } from '../../platform/errors.ts';"],
+  ['electron/core/support/deep/x.ts', "import type { KioskCore } from '../../kiosk-core.ts';\nimport type { EffectiveSettings } from '../../settings/kiosk-settings.ts';\nimport projectPackage from '../../../../package.json' with { type: 'json' };"],
+  ['electron/core/api/deep/x.ts', "import { makeSupportBundle } from '../../support/bundle.ts';\nimport type { LiveStatus } from '../../live/live-status.ts';\nimport { recover } from '../../orders/recovery.ts';\nimport type { Outbox } from '../../outbox/outbox.ts';"],
+  ['electron/core/x.ts', "import { areaApis } from './api/area-apis.ts';\nimport { withHeartbeat } from './support/heartbeat.ts';\nimport { openKioskStore } from './store/kiosk-store.ts';"],
+];
+for (const [file, source] of coreAllowed) {
+  test(`the core's layering allows ${file}: ${source.split('\n').join(' ')}`, async () => {
+    const layering = (await lintProbe(file, source)).filter((m) => m.ruleId === LAYERING || m.fatal);
+    assert.deepEqual(layering, []);
+  });
+}

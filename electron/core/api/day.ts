@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ok } from './guards.ts';
 import type { CoreServices } from './services.ts';
-import { buildZReport, type ReportOrder } from '../reports/z-report.ts';
+import { buildZReport } from '../reports/z-report.ts';
+import type { ReportOrder } from '../store/report-rows.ts';
 import { localIso, ordersCsv } from '../reports/orders-csv.ts';
 import { cleanChecksSchema, Reconciler, reportReads } from '../reports/reconcile.ts';
 import { SettingsRepo } from '../store/settings-repo.ts';

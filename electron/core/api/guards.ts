@@ -1,7 +1,7 @@
 import type { Logger } from '../ports.ts';
 import { DamagedRowError } from '../store/orders-repo.ts';
 import { isDiskFull } from '../store/disk-full.ts';
-import type { PinVerifyResult } from '../pin.ts';
+import type { PinVerifyResult } from '../people/pin.ts';
 import { pinVerdictError } from '../people/people.ts';
 import { KIOSK_ERRORS, kioskError } from '../../../shared/kiosk-errors.ts';
 import { KioskFailure, refuse } from '../../../shared/kiosk-failure.ts';

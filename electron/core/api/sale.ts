@@ -1,6 +1,6 @@
 import { createOrResume, requestedOrder, sameSale, UnreadableCreateError } from '../orders/create-order.ts';
 import { orderItems } from '../orders/order-items.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { PlatformCallError } from '../platform/errors.ts';
 import { ok, orderNotFound } from './guards.ts';
 import type { CoreServices } from './services.ts';
 import type { KioskApi } from '../../../shared/kiosk-api.ts';
@@ -121,7 +121,7 @@ export function saleApi(deps: CoreServices): SaleApi {
           ordersRepo.attribute(error.orderId, seller.value.cashier, seller.value.shiftId);
           return { ok: false, error: error.kioskError() };
         }
-        if (!(error instanceof PlatformError && error.code === 'pos_not_found')) throw error;
+        if (!(error instanceof PlatformCallError && error.code === 'pos_not_found')) throw error;
         deps.posCheck.record(s.posId, null);
         return { ok: false, error: kioskError('pos_missing', `The platform has no point of sale ${s.posId}; a manager must choose or create one.`) };
       }
@@ -148,7 +148,7 @@ export function saleApi(deps: CoreServices): SaleApi {
       } catch (error) {
         // No answer: only an order stored as awaiting payment goes on, as a cancel through the outbox, which only the
         // platform's answer to that cancel completes. Any other stored state is not what the platform says now.
-        if (!(error instanceof PlatformError && error.retryable) || stored.order.status !== 'created') throw error;
+        if (!(error instanceof PlatformCallError && error.retryable) || stored.order.status !== 'created') throw error;
         current = stored.order;
       }
       // Paid, canceled or expired by the platform's word: that is the answer (a paid order shows paid), never "canceled".

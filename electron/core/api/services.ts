@@ -12,7 +12,7 @@ import type { Catalog } from '../catalog/catalog-service.ts';
 import type { LiveStatus } from '../live/live-status.ts';
 import type { PlatformSession } from '../platform/session.ts';
 import type { StoresClient } from '../platform/stores-client.ts';
-import type { PepperedPin } from '../pin-pepper.ts';
+import type { PepperedPin } from '../people/pin-pepper.ts';
 import type { DayServices } from '../people/day-services.ts';
 import type { EffectiveSettings, LaunchDefaults, StoredSettings } from '../settings/kiosk-settings.ts';
 import type { Guards } from './guards.ts';

@@ -1,5 +1,5 @@
 import { applyPatch } from '../settings/kiosk-settings.ts';
-import { NotConnectedError, PlatformError, PlatformNetworkError, ReconnectNeededError } from '../platform/errors.ts';
+import { NotConnectedError, PlatformCallError, PlatformNetworkError, ReconnectNeededError } from '../platform/errors.ts';
 import type { NewStore, PlatformPos, PlatformStore } from '../platform/stores-client.ts';
 import type { PosCheckResult } from '../platform/pos-check.ts';
 import { ok, type Failure } from './guards.ts';
@@ -192,8 +192,8 @@ export function setupApi(deps: CoreServices): SetupApi {
 }
 
 /** A platform answer (not "no answer", not the session's own errors): what the setup maps to its codes. */
-function isAnswer(error: unknown): error is PlatformError {
-  return error instanceof PlatformError && !(error instanceof PlatformNetworkError || error instanceof ReconnectNeededError || error instanceof NotConnectedError) && error.status >= 400;
+function isAnswer(error: unknown): error is PlatformCallError {
+  return error instanceof PlatformCallError && !(error instanceof PlatformNetworkError || error instanceof ReconnectNeededError || error instanceof NotConnectedError) && error.status >= 400;
 }
 
 /** platform-facts "POS errors" (and the sandbox's store codes) by the field of this contract they refuse. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../ports.ts';
-import { PlatformError } from '../platform/errors.ts';
-import type { Connectivity as LinkState } from './live-status.ts';
+import { PlatformCallError } from '../platform/errors.ts';
+import type { LinkState } from './live-status.ts';
 import type { Connectivity } from '../../../shared/kiosk-api.ts';
 
 /** Every call through the Orders port passes here (the core: to learn whether the platform is reachable). */
@@ -68,8 +68,8 @@ export class ConnectivityState {
     } catch (error) {
       // No answer, 429 or 5xx: for the cashier the platform is not there (the banner says so, and charges explain why).
       // A 4xx is an answer: the platform is there and said no.
-      if (error instanceof PlatformError && error.retryable) this.set({ platform: 'offline' });
-      else if (error instanceof PlatformError && error.status > 0) this.set({ platform: 'online', lastContactAt: this.#now() });
+      if (error instanceof PlatformCallError && error.retryable) this.set({ platform: 'offline' });
+      else if (error instanceof PlatformCallError && error.status > 0) this.set({ platform: 'online', lastContactAt: this.#now() });
       throw error;
     }
   };

@@ -1,7 +1,7 @@
 import type { Order } from '../../../shared/schemas/order.ts';
 import { orderWakeUpSchema } from '../../../shared/schemas/notification.ts';
 import type { Clock, Logger, OrdersPort, Random } from '../ports.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { PlatformCallError } from '../platform/errors.ts';
 import { CoalescedCalls } from './coalesced-calls.ts';
 import { OrderPoller, type PollResult, type PollerStatus, type SetTimer } from './order-poller.ts';
 import { OrderTracker, type TrackedOrderStore } from './order-tracker.ts';
@@ -9,7 +9,8 @@ import { PushHealth } from './push-health.ts';
 import type { PushProblem } from '../../../shared/push-health.ts';
 import { RelaySubscriber, type BackoffPolicy, type EventCursor, type RelayError, type RelayEvent, type RelayStatus } from './relay-subscriber.ts';
 
-export interface Connectivity {
+/** The live status's own view of its links (the relay stream, the poller, the push); the cashier's is shared/kiosk-api.ts Connectivity. */
+export interface LinkState {
   /** 'offline' too when no relay is configured. */
   relay: RelayStatus;
   relayError: RelayError | null;
@@ -52,7 +53,7 @@ export interface LiveStatusOptions {
   clock: Clock;
   random: Random;
   onChange: (order: Order) => void;
-  onConnectivity?: (connectivity: Connectivity) => void;
+  onConnectivity?: (connectivity: LinkState) => void;
   /** Told why a relay event was dropped and why the relay connection failed; never given a secret. */
   logger?: Logger;
   fetch?: typeof fetch;
@@ -198,7 +199,7 @@ export class LiveStatus {
       : null;
   }
 
-  get connectivity(): Connectivity {
+  get connectivity(): LinkState {
     return {
       relay: this.#subscriber?.status ?? 'offline',
       relayError: this.#subscriber?.lastError ?? null,
@@ -251,7 +252,7 @@ export class LiveStatus {
   /**
    * The cashier's "check status" (issue 12: it always asks the platform and always wins): GETs the order now, whatever
    * the relay said, and replaces the stored state with the answer. Resolves with the platform's order; rejects with the
-   * PlatformError of a GET that failed (nothing is changed then), or order_not_found for another seller's order. For an
+   * PlatformCallError of a GET that failed (nothing is changed then), or order_not_found for another seller's order. For an
    * order the kiosk has: the caller checks (an order the kiosk does not know is never fetched into it).
    */
   async checkNow(orderId: string): Promise<Order> {
@@ -300,7 +301,7 @@ export class LiveStatus {
       if (seller !== null && order.user_id !== seller) {
         this.#logger.warn("the platform answered with another seller's order: not stored", { order: id });
         // The same answer the platform gives for an order this token cannot read.
-        throw new PlatformError(404, 'order_not_found', `Order ${id} does not belong to this kiosk's account.`);
+        throw new PlatformCallError(404, 'order_not_found', `Order ${id} does not belong to this kiosk's account.`);
       }
       this.#recheck.delete(id);
       return order;
@@ -331,9 +332,9 @@ export class LiveStatus {
 
 /** A refusal that another try will not change: the token cannot read the order (404, 401/403, not connected, ...). */
 function isUnreadable(error: unknown): boolean {
-  return error instanceof PlatformError && !error.retryable;
+  return error instanceof PlatformCallError && !error.retryable;
 }
 
 function codeOf(error: unknown): string {
-  return error instanceof PlatformError ? error.code : error instanceof Error ? error.name : 'unknown';
+  return error instanceof PlatformCallError ? error.code : error instanceof Error ? error.name : 'unknown';
 }

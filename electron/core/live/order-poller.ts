@@ -1,6 +1,6 @@
 import type { Order } from '../../../shared/schemas/order.ts';
 import type { Clock, OrdersPort } from '../ports.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { PlatformCallError } from '../platform/errors.ts';
 
 /**
  * issue 27 item 1 "A bound on how late Paid can be": a paid order shows Paid within this, whatever the push does (the
@@ -21,7 +21,7 @@ export type SetTimer = (fn: () => void, ms: number) => () => void;
 
 export interface PollFailure {
   orderId: string;
-  /** The PlatformError code ('network_error', 'order_not_found', ...), or 'unexpected' for anything else. */
+  /** The PlatformCallError code ('network_error', 'order_not_found', ...), or 'unexpected' for anything else. */
   code: string;
   message: string;
 }
@@ -213,6 +213,6 @@ export class OrderPoller {
 }
 
 function failureOf(orderId: string, error: unknown): PollFailure {
-  if (error instanceof PlatformError) return { orderId, code: error.code, message: error.message };
+  if (error instanceof PlatformCallError) return { orderId, code: error.code, message: error.message };
   return { orderId, code: 'unexpected', message: error instanceof Error ? error.message : String(error) };
 }

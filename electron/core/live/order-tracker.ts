@@ -1,6 +1,6 @@
 import type { Order } from '../../../shared/schemas/order.ts';
 import type { OrderUpdate } from '../ports.ts';
-import { isNewer } from '../order-freshness.ts';
+import { isNewer } from '../store/order-freshness.ts';
 
 /** Where the tracker keeps the last known state of each order (the kiosk's SQLite orders table; memory in tests). */
 export interface TrackedOrderStore {

@@ -1,7 +1,7 @@
 import type { OrdersPort } from '../ports.ts';
 import type { Operation, OperationsRepo } from '../store/operations-repo.ts';
 import { classifySendError } from '../outbox/send-outcome.ts';
-import { PlatformError, UnreadableAnswerError } from '../platform/errors.ts';
+import { PlatformCallError, UnreadableAnswerError } from '../platform/errors.ts';
 import { createOrderRequestSchema, type CreateOrderRequest, type Order } from '../../../shared/schemas/order.ts';
 import type { KioskErrorCode } from '../../../shared/kiosk-errors.ts';
 
@@ -19,10 +19,10 @@ export interface CreatedOrderSink {
  * Creates one order exactly once (failure mode 1: "a retry after a timeout creates a second order"): the operation and
  * its idempotency key are recorded before the first send (style guide 9), then sent.
  * Success: the order is stored and the operation done; resolves with the order.
- * A definitive refusal (4xx): the operation is failed with the platform's code; rejects with that PlatformError.
+ * A definitive refusal (4xx): the operation is failed with the platform's code; rejects with that PlatformCallError.
  * No answer (network error, 429, 5xx, a lost session): the operation stays pending (ops.pendingCreates()), and
  * sendCreate — by the caller's "try again", or by crash recovery at the next start — sends it with the SAME key, which
- * yields the same order, never a second one; rejects with the PlatformError.
+ * yields the same order, never a second one; rejects with the PlatformCallError.
  * Throws KioskStoreError (before sending anything) for a request that does not pass the shared schema.
  */
 export async function createOrderOnce(ops: OperationsRepo, orders: OrdersPort, repo: CreatedOrderSink, request: CreateOrderRequest): Promise<Order> {
@@ -164,7 +164,7 @@ async function unreadableCreate(ops: OperationsRepo, orders: OrdersPort, repo: C
  * as a GET read it (already stored), or null when that could not be read either: the caller stores what it sent
  * (requestedOrder) so the sale is in History and the day close, and withdraws it through the outbox.
  */
-export class UnreadableCreateError extends PlatformError {
+export class UnreadableCreateError extends PlatformCallError {
   constructor(
     readonly orderId: string,
     readonly order: Order | null,

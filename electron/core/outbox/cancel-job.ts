@@ -1,6 +1,6 @@
 import type { JobKind } from './job-kind.ts';
 import { classifySendError, type SendOutcome } from './send-outcome.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { PlatformCallError } from '../platform/errors.ts';
 import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 
 /**
@@ -10,7 +10,7 @@ import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
  * (seed 7.5: the order is no longer created — paid, canceled or expired — so there is nothing left to cancel).
  */
 function classifyCancelError(error: unknown): SendOutcome {
-  if (error instanceof PlatformError) {
+  if (error instanceof PlatformCallError) {
     const described = { code: error.code, message: error.message };
     if (error.code === 'instore_order_locked_error') return { kind: 'moot', error: described, reason: 'customer_paying' };
     if (error.code === 'order_already_canceled') return { kind: 'moot', error: described, reason: 'order_final' };

@@ -1,5 +1,5 @@
 import type { OrdersPort } from '../ports.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { PlatformCallError } from '../platform/errors.ts';
 import type { OrdersRepo, StoredOrder } from '../store/orders-repo.ts';
 import { OutboxRefusedError } from './outbox-refused.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
@@ -46,7 +46,7 @@ export class OrderLookup {
     try {
       order = await this.#o.orders.get(orderId);
     } catch (error) {
-      if (error instanceof PlatformError && error.code === 'order_not_found') throw new OutboxRefusedError('order_not_found', `The platform has no order ${orderId}.`);
+      if (error instanceof PlatformCallError && error.code === 'order_not_found') throw new OutboxRefusedError('order_not_found', `The platform has no order ${orderId}.`);
       return null;
     }
     this.store(order);

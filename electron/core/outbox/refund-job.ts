@@ -1,6 +1,6 @@
 import type { JobKind } from './job-kind.ts';
 import { classifySendError, type SendOutcome } from './send-outcome.ts';
-import { PlatformError } from '../platform/errors.ts';
+import { PlatformCallError } from '../platform/errors.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 import { kioskOrderSchema, type PlatformRefundResponse } from '../../../shared/schemas/platform-order.ts';
 import { formatAmount, parseAmount } from '../../../shared/money.ts';
@@ -17,7 +17,7 @@ import { formatAmount, parseAmount } from '../../../shared/money.ts';
  * - 5xx, 429 and no answer: retried with the same key (classifySendError).
  */
 export function classifyRefundError(error: unknown): SendOutcome {
-  if (error instanceof PlatformError && error.code === 'order_already_refunded') {
+  if (error instanceof PlatformCallError && error.code === 'order_already_refunded') {
     return { kind: 'already_done', error: { code: error.code, message: error.message } };
   }
   return classifySendError(error);

@@ -1,4 +1,4 @@
-import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError } from '../platform/errors.ts';
 import type { KioskErrorCode } from '../../../shared/kiosk-api.ts';
 
 /** Network causes that mean the request never left the kiosk: the platform cannot have acted on it. */
@@ -41,7 +41,7 @@ export type MootReason = 'customer_paying' | 'order_final';
  * platform-facts "Error bodies": 401 `unauthorized` / `user_not_authorized` (after the session's one refresh), or a
  * session that must be connected again (reconnect_needed) or was never connected (not_connected).
  */
-export function isAuthRefusal(error: PlatformError): boolean {
+export function isAuthRefusal(error: PlatformCallError): boolean {
   return error.status === 401 || error.code === 'reconnect_needed' || error.code === 'user_not_authorized' || error.code === 'not_connected';
 }
 
@@ -55,7 +55,7 @@ export function classifySendError(error: unknown): SendFailure {
   if (error instanceof PlatformNetworkError) {
     return { kind: 'retry', error: { code: error.code, message: error.message }, retryAfterMs: null, certainlyNotApplied: NOT_SENT_CAUSES.has(error.causeCode) };
   }
-  if (error instanceof PlatformError) {
+  if (error instanceof PlatformCallError) {
     const described = { code: error.code, message: error.message };
     if (isAuthRefusal(error)) return { kind: 'stop', error: described };
     if (error.retryable) {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { People, type SignedIn } from './people.ts';
-import { ManagerPin, type PinRecord } from '../pin.ts';
-import type { MonotonicClock } from '../pin-clock.ts';
-import { PepperedPin, PinPepper } from '../pin-pepper.ts';
+import { ManagerPin } from './pin.ts';
+import type { PinRecord } from './pin-record.ts';
+import type { MonotonicClock } from './pin-clock.ts';
+import { PepperedPin, PinPepper } from './pin-pepper.ts';
 import { loadSave } from '../store/settings-repo.ts';
 import { PeopleRepo } from '../store/people-repo.ts';
 import { ShiftsRepo } from '../store/shifts-repo.ts';
@@ -58,7 +59,7 @@ export interface DayServices {
   seller(): Result<{ cashier: PersonRef | null; shiftId: string | null }>;
   /**
    * Who sold at `at` (epoch ms), and in which shift, as far as the kiosk can tell afterwards: crash recovery's orders,
-   * whose create was stored before it was sent but never answered (recovery.ts). The cashier signed in now, when they
+   * whose create was stored before it was sent but never answered (orders/recovery.ts). The cashier signed in now, when they
    * have been since before `at` (a sign-in or sign-out since would have replaced or removed the signed-in row, and then
    * nobody is known: null); the shift that was open at `at` (one at a time, so the last opened before it, if not yet
    * closed then).

@@ -1,6 +1,8 @@
-import { ManagerPin, deriveDummy, hashPinAsync, type PinSetResult, type PinStore, type PinVerifyResult } from '../pin.ts';
-import type { MonotonicClock } from '../pin-clock.ts';
-import { PepperedPin, type PinPepper } from '../pin-pepper.ts';
+import { ManagerPin, type PinSetResult, type PinVerifyResult } from './pin.ts';
+import { deriveDummy, hashPinAsync } from './pin-hash.ts';
+import type { PinStore } from './pin-record.ts';
+import type { MonotonicClock } from './pin-clock.ts';
+import { PepperedPin, type PinPepper } from './pin-pepper.ts';
 import { FIRST_MANAGER_ID, type PeopleRepo, type PersonRow } from '../store/people-repo.ts';
 import type { KeyValue } from '../store/settings-repo.ts';
 import type { Clock } from '../ports.ts';

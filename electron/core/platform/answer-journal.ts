@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '../ports.ts';
-import { redactAgain } from '../logger.ts';
+import { redactAgain } from '../host/logger.ts';
 
 // issue 26 "Keep the raw answer of an unreadable order in the log (redacted) and the support bundle, so a new platform
 // value is diagnosable". Two kinds are kept: an answer the reader refused (`unreadable`: a field the kiosk needs is

@@ -11,7 +11,7 @@ import { KioskFailure, refuse } from '../../../shared/kiosk-failure.ts';
  * The code is always one of the tables (issue 13); a code the platform sent that none of them has is
  * `unknown_platform_error`, with the platform's own text in `rawCode` for logs (platformErrorFrom).
  */
-export class PlatformError extends KioskFailure {
+export class PlatformCallError extends KioskFailure {
   /** Always a list (empty when the platform named no field). */
   declare readonly details: string[];
   constructor(
@@ -23,7 +23,7 @@ export class PlatformError extends KioskFailure {
     readonly rawCode?: string,
   ) {
     super(code, message, { details });
-    this.name = 'PlatformError';
+    this.name = 'PlatformCallError';
   }
   /** Network errors, 429 and 5xx are worth another try with the same idempotency key; other 4xx never (style guide 8). */
   override get retryable(): boolean {
@@ -44,7 +44,7 @@ export class PlatformError extends KioskFailure {
 }
 
 /** The platform could not be reached, or the connection dropped before an answer (the classic lost response). */
-export class PlatformNetworkError extends PlatformError {
+export class PlatformNetworkError extends PlatformCallError {
   constructor(readonly causeCode: string) {
     super(0, 'network_error', `The payment platform could not be reached (${causeCode}).`);
     this.name = 'PlatformNetworkError';
@@ -61,7 +61,7 @@ export class PlatformNetworkError extends PlatformError {
  * as "nothing happened". `answeredId`: an order id (ORD…) found in the body's text, when one is there; only such an id
  * is lifted from the body, never any other value (an answer may carry tokens).
  */
-export class UnreadableAnswerError extends PlatformError {
+export class UnreadableAnswerError extends PlatformCallError {
   constructor(
     status: number,
     message: string,
@@ -78,7 +78,7 @@ export function answeredOrderId(text: string): string | null {
 }
 
 /** The refresh token was refused (invalid_grant): a manager must connect the account again. */
-export class ReconnectNeededError extends PlatformError {
+export class ReconnectNeededError extends PlatformCallError {
   constructor(message = 'The account must be connected again by a manager.') {
     super(400, 'reconnect_needed', message);
     this.name = 'ReconnectNeededError';
@@ -90,7 +90,7 @@ export class ReconnectNeededError extends PlatformError {
 }
 
 /** No account is connected: connect first (client_credentials or the authorization page). Neither retryable nor definitive. */
-export class NotConnectedError extends PlatformError {
+export class NotConnectedError extends PlatformCallError {
   constructor(message = 'No payment platform account is connected.') {
     super(401, 'not_connected', message);
     this.name = 'NotConnectedError';
@@ -104,7 +104,7 @@ export class NotConnectedError extends PlatformError {
  */
 export type AuthorizationErrorCode = Extract<KioskErrorCode, 'access_denied' | 'authorization_state_mismatch' | 'authorization_timeout' | 'authorization_failed'>;
 
-export class AuthorizationError extends PlatformError {
+export class AuthorizationError extends PlatformCallError {
   constructor(
     code: AuthorizationErrorCode,
     message: string,
@@ -120,11 +120,11 @@ export class AuthorizationError extends PlatformError {
  * none of the tables becomes `unknown_platform_error`, the platform's code kept in `rawCode` (shared/kiosk-errors.ts
  * parseErrorCode); the status still decides `retryable` and `definitive`.
  */
-export function platformErrorFrom(status: number, body: unknown, retryAfterSeconds?: number): PlatformError {
+export function platformErrorFrom(status: number, body: unknown, retryAfterSeconds?: number): PlatformCallError {
   const parsed = parsePlatformError(status, body);
   // issue 26: an invented or older refund code is read as the documented one (kiosk-errors DOCUMENTED_REFUND_CODES).
   const { code, rawCode } = parseErrorCode(documentedCode(parsed.code));
-  const error = new PlatformError(status, code, parsed.message, parsed.details, rawCode);
+  const error = new PlatformCallError(status, code, parsed.message, parsed.details, rawCode);
   if (retryAfterSeconds !== undefined) Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterSeconds, enumerable: true });
   return error;
 }

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { abortableSleep } from '../../../node-common/sleep.ts';
 import { backoffDelay, retryAfterMs, type RetryPolicy } from '../../../node-common/retry.ts';
 import type { Clock, Logger, Random } from '../ports.ts';
-import { answeredOrderId, PlatformError, PlatformNetworkError, platformErrorFrom, UnreadableAnswerError } from './errors.ts';
+import { answeredOrderId, PlatformCallError, PlatformNetworkError, platformErrorFrom, UnreadableAnswerError } from './errors.ts';
 
 export type Sleep = (ms: number) => Promise<void>;
 
@@ -39,7 +39,7 @@ export interface PlatformRequestOptions<T> {
   idempotencyKey?: string;
   /** Sent as `Authorization: Bearer` (seed 5.1), never in the query (seed 4.3). */
   token?: string;
-  /** Parses a 2xx body; a body that does not fit is PlatformError(status, 'unexpected_response'). */
+  /** Parses a 2xx body; a body that does not fit is PlatformCallError(status, 'unexpected_response'). */
   schema?: z.ZodType<T>;
   /**
    * Told the 2xx body `schema` refused (parsed JSON, or the text when it is not JSON) and where (issue 26: the raw
@@ -54,7 +54,7 @@ export interface PlatformRequestOptions<T> {
 const SECRET_FIELDS = ['client_secret', 'refresh_token', 'access_token', 'code', 'code_verifier'] as const;
 const REDACTED = '[redacted]';
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; error: PlatformError; waitMs: number | null };
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: PlatformCallError; waitMs: number | null };
 
 /** The kiosk's policy toward the platform: a few tries, never more than 30 s of waiting at once (style guide 8). */
 export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ maxAttempts: 5, baseMs: 500, maxMs: 30_000 });
@@ -63,7 +63,7 @@ const realSleep: Sleep = (ms) => abortableSleep(ms);
 
 /**
  * The one way the kiosk core talks HTTP to the platform. A request resolves with the parsed 2xx body, or rejects with
- * a PlatformError: PlatformNetworkError when no answer came (refused, timed out, or the connection dropped before the
+ * a PlatformCallError: PlatformNetworkError when no answer came (refused, timed out, or the connection dropped before the
  * whole response arrived), otherwise the typed error of the answer (either documented body shape, or `http_<status>`
  * for a body that is not JSON). Network errors, 429 and 5xx are retried per the policy, with backoff and jitter,
  * honouring Retry-After up to `maxMs`; the request, its idempotency key included, is identical on every attempt.
@@ -242,7 +242,7 @@ function tell(hook: ((body: unknown, reason: string) => void) | undefined, body:
   }
 }
 
-function unexpected(status: number, what: string, text: string): PlatformError {
+function unexpected(status: number, what: string, text: string): PlatformCallError {
   return new UnreadableAnswerError(status, `The payment platform answered ${status} with a body this kiosk cannot read (${what}).`, answeredOrderId(text));
 }
 
@@ -281,14 +281,14 @@ function secretValues(options: PlatformRequestOptions<unknown>): string[] {
 }
 
 /** A platform that echoes a credential in its error text must not carry it into our logs or the UI. */
-function scrub(error: PlatformError, secrets: string[]): PlatformError {
+function scrub(error: PlatformCallError, secrets: string[]): PlatformCallError {
   const clean = (text: string) => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
   // The code is one of the tables (platformErrorFrom); only a code in none of them, kept raw, can carry an echo.
   const rawCode = error.rawCode === undefined ? undefined : clean(error.rawCode);
   const message = clean(error.message);
   const details = error.details.map(clean);
   if (rawCode === error.rawCode && message === error.message && details.every((d, i) => d === error.details[i])) return error;
-  const copy = new PlatformError(error.status, error.code, message, details, rawCode);
+  const copy = new PlatformCallError(error.status, error.code, message, details, rawCode);
   const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
   if (seconds !== undefined) Object.defineProperty(copy, 'retryAfterSeconds', { value: seconds, enumerable: true });
   return copy;

@@ -18,7 +18,7 @@ export interface RefreshRequest {
 
 /**
  * POST /oauth/token (seed 4.1, 2.1 → 2.2), the three grants of seed 5. Resolves with the access token record; rejects
- * with a PlatformError whose code is the one of seed 7.1 (invalid_grant, invalid_client, local_rate_limited, ...), or
+ * with a PlatformCallError whose code is the one of seed 7.1 (invalid_grant, invalid_client, local_rate_limited, ...), or
  * PlatformNetworkError. Rate limits (429) and 5xx are retried by PlatformHttp. The body is JSON, as seed 4 says; no
  * Authorization header is sent (seed 4.1 lists none).
  */

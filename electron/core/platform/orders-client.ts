@@ -16,7 +16,7 @@ export interface TokenProvider {
  * (shared/schemas/platform-order.ts, issue 26): every documented variant is accepted, an unknown status is `unconfirmed`.
  * Writes carry the caller's idempotency key, chosen and stored before the first send; the very same key goes out on
  * every retry (network errors, 429, 5xx in PlatformHttp) and on the one retry after a 401 (style guide 9), so a lost
- * response can never make a second order, cancel or refund. Rejects with PlatformError subclasses (seed 7.3–7.6,
+ * response can never make a second order, cancel or refund. Rejects with PlatformCallError subclasses (seed 7.3–7.6,
  * platform-facts), NotConnectedError or ReconnectNeededError.
  */
 export class OrdersClient implements OrdersPort {

@@ -1,4 +1,4 @@
-import { PlatformError } from './errors.ts';
+import { PlatformCallError } from './errors.ts';
 import type { PlatformPos } from './stores-client.ts';
 import type { Clock } from '../ports.ts';
 
@@ -25,7 +25,7 @@ export class PosCheck {
     private readonly keepUncheckedMs = 10_000,
   ) {}
 
-  /** The kept answer for `posId` while fresh, else `ask`'s (a PlatformError from it: unchecked; anything else rejects). */
+  /** The kept answer for `posId` while fresh, else `ask`'s (a PlatformCallError from it: unchecked; anything else rejects). */
   check(posId: string, ask: () => Promise<PlatformPos | null>): Promise<PosCheckResult> {
     const kept = this.#entry;
     if (kept && kept.posId === posId && this.clock.now() - kept.result.checkedAt < (kept.result.state === 'unchecked' ? this.keepUncheckedMs : this.keepMs)) {
@@ -36,7 +36,7 @@ export class PosCheck {
     const promise = ask().then(
       (pos): PosCheckResult => this.#keep(posId, { state: pos ? 'found' : 'not_found', pos, checkedAt }),
       (error: unknown) => {
-        if (!(error instanceof PlatformError)) throw error;
+        if (!(error instanceof PlatformCallError)) throw error;
         return this.#keep(posId, { state: 'unchecked', pos: null, checkedAt });
       },
     );

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AccessToken } from '../../../shared/schemas/oauth.ts';
 import type { ConnectionState } from '../../../shared/kiosk-api.ts';
 import type { Clock, Logger, TokenVault } from '../ports.ts';
-import { NotConnectedError, PlatformError, ReconnectNeededError } from './errors.ts';
+import { NotConnectedError, PlatformCallError, ReconnectNeededError } from './errors.ts';
 import { authorizeViaLoopback, type LoopbackAuthorizationOptions } from './loopback-authorization.ts';
 import type { OAuthClient } from './oauth-client.ts';
 
@@ -130,7 +130,7 @@ export class PlatformSession {
 
   /**
    * seed 5.3 client_credentials. On success the session is `connected` and the secret is in the vault. On failure the
-   * previous connection (if any) is untouched and the PlatformError (e.g. invalid_client) is thrown.
+   * previous connection (if any) is untouched and the PlatformCallError (e.g. invalid_client) is thrown.
    */
   async connectClientCredentials(clientId: string, secret: string): Promise<void> {
     await this.#connect(async () => ({ token: await this.#oauth.clientCredentials(clientId, secret), grant: 'client_credentials' as const }), clientId, secret);
@@ -139,7 +139,7 @@ export class PlatformSession {
   /**
    * seed 5.3 authorization_code with PKCE and a loopback redirect (issue 4): opens the authorization page through
    * `openBrowser`, waits for the person to answer, exchanges the code. Rejects with AuthorizationError (access_denied,
-   * authorization_state_mismatch, authorization_timeout, authorization_failed) or the token endpoint's PlatformError;
+   * authorization_state_mismatch, authorization_timeout, authorization_failed) or the token endpoint's PlatformCallError;
    * the previous connection (if any) is then untouched.
    */
   async connectAuthorizationCode(clientId: string, secret: string, options: AuthorizationCodeOptions): Promise<void> {
@@ -182,7 +182,7 @@ export class PlatformSession {
     try {
       return await call(token);
     } catch (error) {
-      if (!(error instanceof PlatformError) || error.status !== 401 || error instanceof NotConnectedError) throw error;
+      if (!(error instanceof PlatformCallError) || error.status !== 401 || error instanceof NotConnectedError) throw error;
       this.#logger?.info('the platform refused the access token; refreshing once');
       const fresh = await this.#refreshShared(token);
       return await call(fresh);
@@ -229,7 +229,7 @@ export class PlatformSession {
       return await this.#refreshShared(token);
     } catch (error) {
       // A token that still works is better than none while the token endpoint is unreachable.
-      if (error instanceof PlatformError && error.retryable && now < meta.expiresAt) {
+      if (error instanceof PlatformCallError && error.retryable && now < meta.expiresAt) {
         this.#logger?.warn('proactive token refresh failed; using the current token until it expires', { code: error.code });
         return token;
       }
@@ -256,10 +256,10 @@ export class PlatformSession {
     if (secret === null) return this.#reconnectNeeded(generation, 'the client secret is missing from the vault');
     let token: AccessToken;
     try {
-      if (refreshToken === null) throw new PlatformError(400, 'invalid_grant', 'No refresh token is stored.');
+      if (refreshToken === null) throw new PlatformCallError(400, 'invalid_grant', 'No refresh token is stored.');
       token = await this.#oauth.refresh({ clientId: meta.clientId, secret, refreshToken });
     } catch (error) {
-      if (!(error instanceof PlatformError)) throw error;
+      if (!(error instanceof PlatformCallError)) throw error;
       // The application's credentials themselves are refused (the secret was changed): no grant can work any more.
       if (error.code === 'invalid_client') return this.#reconnectNeeded(generation, 'refresh refused (invalid_client)');
       if (!DEAD_REFRESH_CODES.has(error.code)) throw error;
@@ -268,7 +268,7 @@ export class PlatformSession {
       try {
         token = await this.#oauth.clientCredentials(meta.clientId, secret);
       } catch (fallback) {
-        if (fallback instanceof PlatformError && fallback.code === 'invalid_client') {
+        if (fallback instanceof PlatformCallError && fallback.code === 'invalid_client') {
           return this.#reconnectNeeded(generation, 'client_credentials refused (invalid_client)');
         }
         throw fallback;

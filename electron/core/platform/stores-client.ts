@@ -3,7 +3,7 @@ import type { RetryPolicy } from '../../../node-common/retry.ts';
 import { isLoopbackHostname } from '../../../shared/loopback.ts';
 import type { PlatformHttp } from './http.ts';
 import type { TokenProvider } from './orders-client.ts';
-import { PlatformError, PlatformNetworkError, platformErrorFrom } from './errors.ts';
+import { PlatformCallError, PlatformNetworkError, platformErrorFrom } from './errors.ts';
 
 // platform-facts "Stores and points of sale": the platform's Stores and POS API as the kiosk core uses it (issue 16),
 // and the files behind a POS's `qr` links. Answers are parsed loosely (the real platform sends more fields than the
@@ -84,7 +84,7 @@ const MAX_FILE_BYTES = { png: 2 * 1024 * 1024, pdf: 8 * 1024 * 1024 } as const;
 const SIGNATURES = { png: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], pdf: [0x25, 0x50, 0x44, 0x46, 0x2d] } as const; // \x89PNG\r\n\x1a\n, %PDF-
 
 /**
- * The Stores and POS API (platform-facts) over PlatformHttp with the session's token. Rejects with PlatformError:
+ * The Stores and POS API (platform-facts) over PlatformHttp with the session's token. Rejects with PlatformCallError:
  * the platform's code as platformErrorFrom reads the older APIs' body ({message, error, status, cause[]}: `error`
  * holds INVALID_NAME, conflict... kept in `rawCode` when it is in none of the kiosk's tables), PlatformNetworkError
  * when no answer came, NotConnectedError / ReconnectNeededError from the session.
@@ -148,7 +148,7 @@ export class StoresClient {
   /**
    * The bytes of a POS's QR file (`qr.image`: png; `qr.template_document`: pdf), checked by their signature. The
    * token goes only to the platform's own origin; a file elsewhere (a CDN) is fetched without it, and only over
-   * https:// (or on this machine). Rejects with PlatformNetworkError when no answer came, PlatformError otherwise
+   * https:// (or on this machine). Rejects with PlatformNetworkError when no answer came, PlatformCallError otherwise
    * (the status, or 200 `unexpected_response` for a body that is not the file asked for or is too large).
    */
   async fetchQrFile(url: string, kind: 'png' | 'pdf'): Promise<Buffer> {
@@ -156,11 +156,11 @@ export class StoresClient {
     try {
       target = new URL(url);
     } catch {
-      throw new PlatformError(200, 'unexpected_response', 'The platform gave a QR link that is not a URL.');
+      throw new PlatformCallError(200, 'unexpected_response', 'The platform gave a QR link that is not a URL.');
     }
     const own = target.origin === new URL(this.#o.http.baseUrl).origin;
     if (!own && target.protocol !== 'https:' && !(target.protocol === 'http:' && isLoopbackHostname(target.hostname))) {
-      throw new PlatformError(200, 'unexpected_response', 'The platform gave a QR link that is not https://.');
+      throw new PlatformCallError(200, 'unexpected_response', 'The platform gave a QR link that is not https://.');
     }
     const download = (token: string | null) => this.#o.observe(() => this.#download(target, kind, token));
     return own ? this.#o.tokens.withToken((token) => download(token)) : download(null);
@@ -186,11 +186,11 @@ export class StoresClient {
         throw platformErrorFrom(response.status, parseJson(text));
       }
       const bytes = await readLimited(response, MAX_FILE_BYTES[kind]).catch((error: unknown) => {
-        if (error instanceof PlatformError) throw error;
+        if (error instanceof PlatformCallError) throw error;
         throw new PlatformNetworkError(controller.signal.aborted ? 'timeout' : networkCode(error));
       });
       if (!SIGNATURES[kind].every((byte, i) => bytes[i] === byte)) {
-        throw new PlatformError(200, 'unexpected_response', `The platform's QR file is not a ${kind.toUpperCase()}.`);
+        throw new PlatformCallError(200, 'unexpected_response', `The platform's QR file is not a ${kind.toUpperCase()}.`);
       }
       return bytes;
     } finally {
@@ -237,7 +237,7 @@ function networkCode(error: unknown): string {
 
 /** The body, refused (unexpected_response) as soon as it grows past `max` bytes: a QR file is small. */
 async function readLimited(response: Response, max: number): Promise<Buffer> {
-  const tooLarge = () => new PlatformError(200, 'unexpected_response', `The platform's QR file is larger than ${max} bytes.`);
+  const tooLarge = () => new PlatformCallError(200, 'unexpected_response', `The platform's QR file is larger than ${max} bytes.`);
   if (Number(response.headers.get('content-length') ?? 0) > max) throw tooLarge();
   if (!response.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];

@@ -1,5 +1,5 @@
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
-import type { ReportOrder } from './z-report.ts';
+import type { ReportOrder } from '../store/report-rows.ts';
 import type { CashSale } from '../../../shared/till-api.ts';
 
 // issue 17 "CSV export": the orders of a range as a spreadsheet file, pure. Decisions, each for the people who open it:

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { PlatformError, PlatformNetworkError } from '../platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError } from '../platform/errors.ts';
 import type { OrdersPort } from '../ports.ts';
 import type { KeyValue } from '../store/settings-repo.ts';
 import type { OrdersRepo } from '../store/orders-repo.ts';
@@ -184,7 +184,7 @@ export async function getAll(orders: Pick<OrdersPort, 'get'>, ids: string[], lim
 
 function codeOf(error: unknown): string {
   if (error instanceof PlatformNetworkError) return 'network';
-  if (error instanceof PlatformError) return error.code;
+  if (error instanceof PlatformCallError) return error.code;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : 'internal';
 }

@@ -2,34 +2,12 @@ import { CURRENCIES, formatAmount, parseAmount, type Currency } from '../../../s
 import { formatSigned } from '../../../shared/cash.ts';
 import { isFinalOrder, REFUND_IN_PROGRESS } from '../../../shared/order-status.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
+import type { PendingRefund, ReportOrder, ReportRefunds } from '../store/report-rows.ts';
 import type { CountTotal, PersonRef, ReportCurrencyBlock, ReportOpenOrder, ZReport } from '../../../shared/day-api.ts';
 
 // issue 17 "End-of-day (Z) report": the arithmetic, pure. Every amount is read into integer minor units of its order's
 // currency (shared/money.ts; CLP has none, so 1500 CLP is 1500 units) and added only to amounts of that currency: one
 // block per currency, never a sum across them (a kiosk moved from Argentina to Chile reports its pesos apart).
-
-/** An order of the report with the cashier recorded on it when it was sold (null: nobody signed in). */
-export interface ReportOrder {
-  order: Order;
-  cashier: PersonRef | null;
-}
-
-/**
- * An order with refunds the platform accepted within the report's range (issue 17: a till closes on the money that moved
- * that day, so a refund belongs to the report of when it was made, whoever's and whenever the sale was). `refundIds`: which
- * of its refunds; the others were made in another range. The order comes whole: whether a refund is the full one depends
- * on the refunds before it.
- */
-export interface ReportRefunds {
-  order: Order;
-  refundIds: ReadonlySet<string>;
-}
-
-/** A refund asked within the range and waiting in the outbox (queued or being sent); amountMinor null for a full refund. */
-export interface PendingRefund {
-  order: Order;
-  amountMinor: number | null;
-}
 
 export interface ZReportInput {
   kind: 'day' | 'shift';

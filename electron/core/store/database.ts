@@ -1,7 +1,7 @@
 import { renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import Database from 'better-sqlite3';
 import { configureSqlite, migrateSqlite } from '../../../node-common/sqlite.ts';
-import { ensurePrivateFile, tightenFiles } from '../private-files.ts';
+import { ensurePrivateFile, tightenFiles } from '../host/private-files.ts';
 import { KIOSK_MIGRATIONS } from './migrations.ts';
 
 /**

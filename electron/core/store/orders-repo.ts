@@ -1,4 +1,4 @@
-import { isNewer as isNewerUpdate } from '../order-freshness.ts';
+import { isNewer as isNewerUpdate } from './order-freshness.ts';
 import type Database from 'better-sqlite3';
 import { KioskStoreError } from './database.ts';
 import { DamagedRowError, readRow, type StoredOrder } from './order-rows.ts';
@@ -320,7 +320,7 @@ function amountForms(query: string): string[] {
 }
 
 
-/** The store's freshness test is the tracker's: one rule (electron/core/order-freshness.ts). */
+/** The store's freshness test is the tracker's: one rule (store/order-freshness.ts). */
 function isNewer(candidate: Order, stored: StoredOrder): boolean {
   return isNewerUpdate(candidate, stored.order);
 }

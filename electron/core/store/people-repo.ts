@@ -11,7 +11,7 @@ export interface PersonRow {
   id: string;
   name: string;
   role: PersonRole;
-  /** The stored PinRecord as parsed JSON (pin.ts validates it when it reads it), or null: no PIN of their own here. */
+  /** The stored PinRecord as parsed JSON (people/pin.ts validates it when it reads it), or null: no PIN of their own here. */
   pin: unknown;
   removed: boolean;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DamagedRowError, readRow } from './order-rows.ts';
 import { newestFirst } from './order-filters.ts';
 import { decimalString } from '../../../shared/schemas/common.ts';
-import type { PendingRefund, ReportOrder, ReportRefunds } from '../reports/z-report.ts';
+import type { PendingRefund, ReportOrder, ReportRefunds } from './report-rows.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 import type { PersonRef, ReportSummary, ZReport } from '../../../shared/day-api.ts';
 import { CURRENCIES, parseAmount } from '../../../shared/money.ts';

@@ -83,7 +83,7 @@ export class SettingsRepo {
   }
 }
 
-/** Adapts a settings key to the load/save stores of the session and the PINs (pin.ts PinStore); null clears it. */
+/** Adapts a settings key to the load/save stores of the session and the PINs (people/pin.ts PinStore); null clears it. */
 export function loadSave<T>(kv: KeyValue<T>): { load(): T | null; save(value: T | null): void } {
   return { load: () => kv.get(), save: (value) => (value === null ? kv.delete() : kv.set(value)) };
 }

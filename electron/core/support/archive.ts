@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from 'tar';
-import { PRIVATE_FILE_MODE } from '../private-files.ts';
+import { PRIVATE_FILE_MODE } from '../host/private-files.ts';
 
 // issue 18 "Support bundle": one .tar.gz made with `tar` (npm's own archive library, kept by the npm team). The files
 // are written to a private temporary folder (mkdtemp makes it 0700, the files are 0600: they hold the store's

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../ports.ts';
 import type { AuditEntry } from '../store/audit-log.ts';
 import type { EffectiveSettings } from '../settings/kiosk-settings.ts';
-import { redactAgain } from '../logger.ts';
+import { redactAgain } from '../host/logger.ts';
 import type { ArchiveFile } from './archive.ts';
 import type { PlatformAnswerNote } from '../platform/answer-journal.ts';
 import type { Connectivity, OutboxItem, SessionState } from '../../../shared/kiosk-api.ts';

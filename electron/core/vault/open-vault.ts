@@ -32,7 +32,7 @@ export async function openVault(options: OpenVaultOptions): Promise<OpenedVault>
     if (!(error instanceof VaultUnavailableError) || !options.training) throw error;
     return {
       vault: new MemoryVault(),
-      // issue 12: the manager PIN's pepper is a vault secret too, so it goes with the process (pin-pepper.ts).
+      // issue 12: the manager PIN's pepper is a vault secret too, so it goes with the process (people/pin-pepper.ts).
       warning: `Training mode: tokens are kept in memory because no keychain is available: ${error.message} ${MEMORY_PIN_NOTE}`,
     };
   }

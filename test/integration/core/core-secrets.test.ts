@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createLogger, REDACTED } from '../../../electron/core/logger.ts';
-import type { PinRecord } from '../../../electron/core/pin.ts';
+import { createLogger, REDACTED } from '../../../electron/core/host/logger.ts';
+import type { PinRecord } from '../../../electron/core/people/pin-record.ts';
 import { PIN, startTrainingCore, until } from '../../support/kiosk-cores.ts';
 
 test('issue 12: secrets() holds every secret the core has, each one redacted by a logger fed from it', async () => {

@@ -13,7 +13,7 @@ import { compose } from '../../../electron/core/compose.ts';
 import { openKioskStore, type KioskStore } from '../../../electron/core/store/kiosk-store.ts';
 import type { KioskCore } from '../../../electron/core/kiosk-core.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { createLogger } from '../../../electron/core/logger.ts';
+import { createLogger } from '../../../electron/core/host/logger.ts';
 import { dispatch } from '../../../electron/core/api-dispatch.ts';
 import { isDiskFull } from '../../../electron/core/store/disk-full.ts';
 import { startEmbeddedPlatform, type EmbeddedPlatform } from '../../../launch/embedded-platform.ts';

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { openKioskStore, type KioskStore } from '../../../electron/core/store/kiosk-store.ts';
 import { composeDay, type DayServices } from '../../../electron/core/people/day-services.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, pinDerivations, type PinRecord } from '../../../electron/core/pin.ts';
-import type { MonotonicClock } from '../../../electron/core/pin-clock.ts';
+import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, type PinRecord } from '../../../electron/core/people/pin-record.ts';
+import { pinDerivations } from '../../../electron/core/people/pin-hash.ts';
+import type { MonotonicClock } from '../../../electron/core/people/pin-clock.ts';
 import type { PersonRow } from '../../../electron/core/store/people-repo.ts';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };

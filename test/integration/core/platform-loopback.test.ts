@@ -63,7 +63,7 @@ async function browse(pageUrl: string, choice: 'approve' | 'deny', tamper?: (cal
 describe('loopback authorization (issue 4, RFC 8252 7.3)', () => {
   let h: Harness;
   let seller: SellerWithToken;
-  // Every PlatformError the tests provoke, for the last test's secret check (issue 4).
+  // Every PlatformCallError the tests provoke, for the last test's secret check (issue 4).
   const { failure, assertNoSecretIn } = platformErrors();
   const vaults: MemoryVault[] = [];
 

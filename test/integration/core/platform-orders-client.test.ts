@@ -36,7 +36,7 @@ describe('OrdersClient against the sandbox (issue 4 "Orders client")', () => {
   let seen: Seen[];
   let sleeps: number[];
   let onSleep: (count: number) => Promise<void>;
-  // Every PlatformError the tests provoke, for the last test's secret check (issue 4).
+  // Every PlatformCallError the tests provoke, for the last test's secret check (issue 4).
   const { failure, assertNoSecretIn } = platformErrors();
   const vaults: MemoryVault[] = [];
 

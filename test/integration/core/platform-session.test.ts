@@ -70,7 +70,7 @@ function kiosk(h: Harness, shared?: { vault: MemoryVault; meta: SessionMetaStore
 }
 
 describe('PlatformSession against the sandbox (issue 4 "OAuth")', () => {
-  // Every PlatformError the tests provoke, for the last test's secret check (issue 4).
+  // Every PlatformCallError the tests provoke, for the last test's secret check (issue 4).
   const { failure, assertNoSecretIn } = platformErrors();
   const vaults: MemoryVault[] = [];
   const sellers: SellerWithToken[] = [];

@@ -10,8 +10,8 @@ import { startSandbox, type Harness, type SellerWithToken } from '../../support/
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
-import { recover } from '../../../electron/core/recovery.ts';
-import { PlatformError, PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
+import { recover } from '../../../electron/core/orders/recovery.ts';
+import { PlatformCallError, PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
 import type { CreateOrderRequest, Order } from '../../../shared/schemas/order.ts';
 
 let h: Harness;
@@ -148,8 +148,8 @@ describe('recovery of creates', () => {
     assert.equal(stack.ops.require(op.id).uncertainSince, null);
   });
 
-  test('createOrderOnce refused for good: the operation is failed and the PlatformError rethrown', async () => {
-    await assert.rejects(createOrderOnce(stack.ops, port, stack.ordersRepo, request('sale-x', 'NO-SUCH-POS')), (e: unknown) => e instanceof PlatformError && e.code === 'pos_not_found');
+  test('createOrderOnce refused for good: the operation is failed and the PlatformCallError rethrown', async () => {
+    await assert.rejects(createOrderOnce(stack.ops, port, stack.ordersRepo, request('sale-x', 'NO-SUCH-POS')), (e: unknown) => e instanceof PlatformCallError && e.code === 'pos_not_found');
     assert.deepEqual(stack.ops.pendingCreates(), []);
   });
 });

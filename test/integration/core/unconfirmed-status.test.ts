@@ -15,7 +15,7 @@ import { buildRelay, type Relay } from '../../../relay/app.ts';
 import { compose } from '../../../electron/core/compose.ts';
 import type { KioskCore } from '../../../electron/core/kiosk-core.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { createLogger } from '../../../electron/core/logger.ts';
+import { createLogger } from '../../../electron/core/host/logger.ts';
 import { learnWebhookSecret, pointWebhooksAt, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { lastConnectivity, PIN, until } from '../../support/kiosk-cores.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';

@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import Database from 'better-sqlite3';
-import { REDACTED } from '../../../electron/core/logger.ts';
+import { REDACTED } from '../../../electron/core/host/logger.ts';
 import { SECRET_NAMES } from '../../../electron/core/ports.ts';
 import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
 import { runWeb, type RunningWeb } from '../../../launch/run-web.ts';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../../../electron/core/logger.ts';
+import { createLogger } from '../../../electron/core/host/logger.ts';
 import { SECRET_NAMES } from '../../../electron/core/ports.ts';
 import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
 import { parseKioskConfig, type KioskLaunchConfig } from '../../../launch/kiosk-config.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startKiosk } from '../../../launch/start-kiosk.ts';
 import { bindTrainingPorts } from '../../../launch/training-ports.ts';
-import { createLogger } from '../../../electron/core/logger.ts';
+import { createLogger } from '../../../electron/core/host/logger.ts';
 import type { KioskSettings, SessionState } from '../../../shared/kiosk-api.ts';
 
 const logger = createLogger({ write: () => undefined });

@@ -15,7 +15,7 @@ const PLATFORM_STATUS: Record<string, number> = Object.fromEntries(
 
 /**
  * The error as the core sends it (issue 13: `retryable` comes with it): the kiosk's own codes from their table, a
- * platform code as the PlatformError a platform answer makes, with the status the platform answers it with
+ * platform code as the PlatformCallError a platform answer makes, with the status the platform answers it with
  * (`http_<status>` for a body without JSON; 400 for a code this build does not know, which becomes
  * unknown_platform_error).
  */

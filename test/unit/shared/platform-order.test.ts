@@ -9,7 +9,7 @@ import { ORDER_ID_PATTERN } from '../../../shared/kiosk-names.ts';
 import { isFinalOrder, kioskStatusOf } from '../../../shared/order-status.ts';
 import { documentedGetOrderChile, documentedPaidArgentina, PROD_ID, TEST_ID, UNKNOWN_STATUSES, type Answer } from '../../support/platform-answers.ts';
 import { sampleOrder } from '../../support/sample-order.ts';
-import { isNewer } from '../../../electron/core/order-freshness.ts';
+import { isNewer } from '../../../electron/core/store/order-freshness.ts';
 
 function read(answer: Answer) {
   const parsed = platformOrderSchema.safeParse(answer);

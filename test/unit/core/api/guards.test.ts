@@ -3,14 +3,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGuards, ok, type GuardServices } from '../../../../electron/core/api/guards.ts';
 import { VaultUnavailableError, type Logger } from '../../../../electron/core/ports.ts';
-import type { PinVerifyResult } from '../../../../electron/core/pin.ts';
+import type { PinVerifyResult } from '../../../../electron/core/people/pin.ts';
 import type { Currency } from '../../../../shared/money.ts';
 import type { KioskError } from '../../../../shared/kiosk-api.ts';
 import { KIOSK_ERRORS, kioskError } from '../../../../shared/kiosk-errors.ts';
 import { refuse } from '../../../../shared/kiosk-failure.ts';
 import { csvProblem } from '../../../../shared/catalog-problems.ts';
 import { OutboxRefusedError } from '../../../../electron/core/outbox/outbox.ts';
-import { PlatformError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
 import { DamagedRowError } from '../../../../electron/core/store/order-rows.ts';
 
 function setup(over: Partial<GuardServices> = {}) {
@@ -132,8 +132,8 @@ describe('fail: the boundary maps every throw through the table', () => {
       [new OutboxRefusedError('cannot_refund_order', 'Order ORD1 cannot be refunded.'), { code: 'cannot_refund_order', message: 'Order ORD1 cannot be refunded.', retryable: false }],
       [new OutboxRefusedError('refund_request_conflict', 'Already recorded.'), { code: 'refund_request_conflict', message: 'Already recorded.', retryable: false }],
       // The platform's own status decides retryable (style guide 8), and its details come along.
-      [new PlatformError(503, 'service_unavailable', 'Temporarily unavailable; retry.', ['x']), { code: 'service_unavailable', message: 'Temporarily unavailable; retry.', details: ['x'], retryable: true }],
-      [new PlatformError(409, 'order_already_canceled', 'Only created.'), { code: 'order_already_canceled', message: 'Only created.', details: [], retryable: false }],
+      [new PlatformCallError(503, 'service_unavailable', 'Temporarily unavailable; retry.', ['x']), { code: 'service_unavailable', message: 'Temporarily unavailable; retry.', details: ['x'], retryable: true }],
+      [new PlatformCallError(409, 'order_already_canceled', 'Only created.'), { code: 'order_already_canceled', message: 'Only created.', details: [], retryable: false }],
       // One code per condition (issue 13): no answer is network_error in the table's words, not the cause's.
       [new PlatformNetworkError('ECONNREFUSED'), kioskError('network_error')],
     ];

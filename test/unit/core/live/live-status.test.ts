@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { LiveStatus } from '../../../../electron/core/live/live-status.ts';
 import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../../shared/order-status.ts';
-import { PlatformError, PlatformNetworkError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';
 
 const ID = 'ORDTST01JABCDEFGHJKMNPQRSTVWX';
@@ -176,10 +176,10 @@ test('"check status" asks the platform and replaces a stored forged state, whate
 test('"check status" rejects with the platform error when there is no answer, and changes nothing', async () => {
   const { store, changes, live } = setup(() => new PlatformNetworkError('ECONNREFUSED'));
   live.tracker.apply({ order: order('created', 0), source: 'create' });
-  await assert.rejects(live.checkNow(ID), (error: unknown) => error instanceof PlatformError && error.code === 'network_error');
+  await assert.rejects(live.checkNow(ID), (error: unknown) => error instanceof PlatformCallError && error.code === 'network_error');
   const foreign = setup(() => order('processed', 10, { user_id: '987654321' }));
   foreign.live.tracker.apply({ order: order('created', 0), source: 'create' });
-  await assert.rejects(foreign.live.checkNow(ID), (error: unknown) => error instanceof PlatformError && error.code === 'order_not_found');
+  await assert.rejects(foreign.live.checkNow(ID), (error: unknown) => error instanceof PlatformCallError && error.code === 'order_not_found');
   assert.equal(foreign.store.load(ID)?.order.status, 'created');
   assert.equal(store.load(ID)?.order.status, 'created');
   assert.deepEqual(changes, [`${ID}:created`]);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OrderPoller, PAID_SHOWN_WITHIN_MS, WAITING_CHECK_MS, type SetTimer } from '../../../../electron/core/live/order-poller.ts';
-import { PlatformError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
 import type { Order } from '../../../../shared/schemas/order.ts';
 
 /** Timers the test fires by hand: no waiting on real time. */
@@ -117,7 +117,7 @@ test('errors of any kind, in the port or in onOrder, never escape as rejections'
   const onRejection = (reason: unknown) => rejections.push(reason);
   process.on('unhandledRejection', onRejection);
   try {
-    const { timers, poller } = setup({ fail: (id) => (id === 'ORDA' ? new TypeError('boom') : new PlatformError(404, 'order_not_found', 'No order.')) });
+    const { timers, poller } = setup({ fail: (id) => (id === 'ORDA' ? new TypeError('boom') : new PlatformCallError(404, 'order_not_found', 'No order.')) });
     poller.start();
     await timers.fire();
     await new Promise((resolve) => setTimeout(resolve, 10));

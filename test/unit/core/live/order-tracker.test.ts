@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OrderTracker } from '../../../../electron/core/live/order-tracker.ts';
-import { isNewer } from '../../../../electron/core/order-freshness.ts';
+import { isNewer } from '../../../../electron/core/store/order-freshness.ts';
 import { MemoryTrackedOrderStore } from '../../../support/fakes/tracked-order-store.ts';
 import { orderSchema, type Order } from '../../../../shared/schemas/order.ts';
 

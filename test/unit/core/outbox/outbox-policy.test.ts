@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifySendError } from '../../../../electron/core/outbox/send-outcome.ts';
 import { classifyRefundError, mergeRefundResponse } from '../../../../electron/core/outbox/refund-job.ts';
-import { PlatformError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 
 describe('what a send error means', () => {
@@ -33,7 +33,7 @@ describe('what a send error means', () => {
 
   test('issue 26: an authentication refusal (401 unauthorized or user_not_authorized, a lost session) stops the outbox instead of failing the refund or sending again', () => {
     assert.equal(classifySendError(new ReconnectNeededError()).kind, 'stop');
-    assert.equal(classifySendError(new PlatformError(401, 'unauthorized', 'expired')).kind, 'stop');
+    assert.equal(classifySendError(new PlatformCallError(401, 'unauthorized', 'expired')).kind, 'stop');
     const refused = classifySendError(platformErrorFrom(401, { errors: [{ code: 'user_not_authorized', message: 'not authorized', details: [] }] }));
     assert.deepEqual(refused, { kind: 'stop', error: { code: 'user_not_authorized', message: 'not authorized' } });
   });

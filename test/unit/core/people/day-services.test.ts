@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { openKioskStore, type KioskStore } from '../../../../electron/core/store/kiosk-store.ts';
 import { composeDay, nextShiftCheckMs, SHIFT_CHECK_MS, type DayServices } from '../../../../electron/core/people/day-services.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
-import { MAX_FAILED_ATTEMPTS } from '../../../../electron/core/pin.ts';
+import { MAX_FAILED_ATTEMPTS } from '../../../../electron/core/people/pin-record.ts';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 let dir: string;

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { PlatformAnswerJournal, REDACTED_FIELD, redactAnswer } from '../../../../electron/core/platform/answer-journal.ts';
 import { OrdersClient } from '../../../../electron/core/platform/orders-client.ts';
 import { PlatformHttp } from '../../../../electron/core/platform/http.ts';
-import { PlatformError } from '../../../../electron/core/platform/errors.ts';
-import { createLogger } from '../../../../electron/core/logger.ts';
+import { PlatformCallError } from '../../../../electron/core/platform/errors.ts';
+import { createLogger } from '../../../../electron/core/host/logger.ts';
 import { documentedPaidArgentina, TEST_ID } from '../../../support/platform-answers.ts';
 
 const TOKEN = 'APP_USR-1234567890123456-032021-0123456789abcdef0123456789abcdef-1001';
@@ -46,7 +46,7 @@ test('an unreadable order answer rejects unexpected_response; its answer is logg
   delete answer['total_amount'];
   const { orders, journal, lines } = client(answer);
   for (let i = 0; i < 3; i += 1) {
-    await assert.rejects(orders.get(TEST_ID), (error: unknown) => error instanceof PlatformError && error.code === 'unexpected_response');
+    await assert.rejects(orders.get(TEST_ID), (error: unknown) => error instanceof PlatformCallError && error.code === 'unexpected_response');
   }
   const notes = journal.list();
   assert.equal(notes.length, 1);

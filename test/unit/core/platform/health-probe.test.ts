@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEALTH_CHECK_PATH, PlatformHealthProbe, platformHealthCheck } from '../../../../electron/core/platform/health-probe.ts';
 import { PlatformHttp } from '../../../../electron/core/platform/http.ts';
-import { PlatformError } from '../../../../electron/core/platform/errors.ts';
+import { PlatformCallError } from '../../../../electron/core/platform/errors.ts';
 
 const quick = { baseMs: 2, maxMs: 4 };
 const random = () => 0.5;
@@ -98,7 +98,7 @@ describe('platformHealthCheck', () => {
         return new Response(JSON.stringify({ errors: [{ code: 'generic', message: 'm', details: [] }] }), { status: 503 });
       },
     });
-    await assert.rejects(platformHealthCheck(http), (error: unknown) => error instanceof PlatformError && error.retryable);
+    await assert.rejects(platformHealthCheck(http), (error: unknown) => error instanceof PlatformCallError && error.retryable);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]?.method, 'GET');
     assert.equal(sent[0]?.url, `http://platform.test${HEALTH_CHECK_PATH}`);

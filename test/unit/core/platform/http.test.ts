@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { PlatformHttp, type PlatformHttpOptions } from '../../../../electron/core/platform/http.ts';
-import { PlatformError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
 import { backoffDelay, type RetryPolicy } from '../../../../node-common/retry.ts';
 import { listen } from '../../../../node-common/listen.ts';
 
@@ -59,11 +59,11 @@ function client(answers: Answer[], options: Partial<PlatformHttpOptions> = {}) {
   return { http, sent, sleeps };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
+async function rejection(promise: Promise<unknown>): Promise<PlatformCallError> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof PlatformError, `expected a PlatformError, got ${String(error)}`);
+    assert.ok(error instanceof PlatformCallError, `expected a PlatformCallError, got ${String(error)}`);
     return error;
   }
   assert.fail('expected the request to fail');
@@ -198,7 +198,7 @@ describe('PlatformHttp retries (style guide 8 and 9)', () => {
   it('the thrown 429 carries retryAfterSeconds for callers that schedule their own retry', async () => {
     const { http } = client([new Response('', { status: 429, headers: { 'retry-after': '7' } })], { retry: { ...policy, maxAttempts: 1 } });
     const error = await rejection(http.request('GET', '/x'));
-    assert.equal((error as PlatformError & { retryAfterSeconds?: number }).retryAfterSeconds, 7);
+    assert.equal((error as PlatformCallError & { retryAfterSeconds?: number }).retryAfterSeconds, 7);
   });
 
   it('never retries another 4xx: one request for 400, 401, 404, 409', async () => {

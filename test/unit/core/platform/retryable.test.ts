@@ -1,10 +1,10 @@
-// The kiosk's retry decisions toward the platform (style guide 8): PlatformError.retryable and the HTTP client's
+// The kiosk's retry decisions toward the platform (style guide 8): PlatformCallError.retryable and the HTTP client's
 // default policy, on top of node-common/retry.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backoffDelay, shouldRetry } from '../../../../node-common/retry.ts';
 import { DEFAULT_RETRY } from '../../../../electron/core/platform/http.ts';
-import { PlatformError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
+import { PlatformCallError, PlatformNetworkError, ReconnectNeededError, platformErrorFrom } from '../../../../electron/core/platform/errors.ts';
 
 const fixed = (value: number) => () => value;
 
@@ -17,7 +17,7 @@ describe('DEFAULT_RETRY (the kiosk toward the platform)', () => {
 });
 
 describe('shouldRetry (style guide 8: network errors, 429 and 5xx; never another 4xx)', () => {
-  const table: Array<[string, PlatformError, boolean]> = [
+  const table: Array<[string, PlatformCallError, boolean]> = [
     ['network error', new PlatformNetworkError('ECONNREFUSED'), true],
     ['429 local_rate_limited', platformErrorFrom(429, { error: 'local_rate_limited', message: 'x', status: 429, cause: [] }), true],
     ['500 generic', platformErrorFrom(500, { errors: [{ code: 'generic', message: 'x', details: [] }] }), true],
@@ -31,7 +31,7 @@ describe('shouldRetry (style guide 8: network errors, 429 and 5xx; never another
     ['413 payload_too_large', platformErrorFrom(413, undefined), false],
     ['424 failed_dependency', platformErrorFrom(424, undefined), false],
     ['reconnect needed', new ReconnectNeededError(), false],
-    ['2xx unexpected_response', new PlatformError(201, 'unexpected_response', 'x'), false],
+    ['2xx unexpected_response', new PlatformCallError(201, 'unexpected_response', 'x'), false],
   ];
   for (const [name, error, expected] of table) {
     it(`${name} → ${expected ? 'retry' : 'no retry'}`, () => {
@@ -42,7 +42,7 @@ describe('shouldRetry (style guide 8: network errors, 429 and 5xx; never another
   }
 });
 
-describe('platformErrorFrom (issue 13: PlatformError.code is one of the tables)', () => {
+describe('platformErrorFrom (issue 13: PlatformCallError.code is one of the tables)', () => {
   it('a code of the tables is the code; the raw code is only kept when it is in none of them', () => {
     const known = platformErrorFrom(409, { errors: [{ code: 'refund_in_progress', message: 'x', details: [] }] });
     assert.deepEqual([known.code, known.rawCode], ['refund_in_progress', undefined]);

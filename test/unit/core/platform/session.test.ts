@@ -5,7 +5,7 @@ import type { OAuthErrorCode } from '../../../../shared/errors.ts';
 import type { ConnectionState } from '../../../../shared/kiosk-api.ts';
 import { PlatformSession, type TokenEndpoint } from '../../../../electron/core/platform/session.ts';
 import { memorySessionMetaStore } from '../../../support/fakes/session-meta-store.ts';
-import { NotConnectedError, PlatformError, PlatformNetworkError, ReconnectNeededError } from '../../../../electron/core/platform/errors.ts';
+import { NotConnectedError, PlatformCallError, PlatformNetworkError, ReconnectNeededError } from '../../../../electron/core/platform/errors.ts';
 import { RecordingVault as MemoryVault } from '../../../support/recording-vault.ts';
 
 
@@ -44,8 +44,8 @@ class FakeEndpoint implements TokenEndpoint {
   }
 }
 
-const oauthError = (code: OAuthErrorCode) => new PlatformError(400, code, `refused: ${code}`);
-const unauthorized = () => new PlatformError(401, 'unauthorized', 'The access token is invalid or expired.');
+const oauthError = (code: OAuthErrorCode) => new PlatformCallError(400, code, `refused: ${code}`);
+const unauthorized = () => new PlatformCallError(401, 'unauthorized', 'The access token is invalid or expired.');
 
 function setup() {
   const vault = new MemoryVault();
@@ -105,7 +105,7 @@ describe('PlatformSession connect and restart', () => {
     endpoint.clientCredentialsAnswer = async () => {
       throw oauthError('invalid_client');
     };
-    await assert.rejects(session.connectClientCredentials('app-2', 'wrong'), (e: PlatformError) => e.code === 'invalid_client');
+    await assert.rejects(session.connectClientCredentials('app-2', 'wrong'), (e: PlatformCallError) => e.code === 'invalid_client');
     assert.equal(session.state, 'connected');
     assert.equal(session.clientId, 'app-1');
     assert.deepEqual(states, ['connecting', 'connected', 'connecting', 'connected']);
@@ -212,7 +212,7 @@ describe('PlatformSession refresh (issue 4)', () => {
         calls += 1;
         throw unauthorized();
       }),
-      (e: PlatformError) => e.status === 401,
+      (e: PlatformCallError) => e.status === 401,
     );
     assert.equal(calls, 2);
     assert.equal(endpoint.calls.refresh, 1);
@@ -353,7 +353,7 @@ describe('PlatformSession refresh (issue 4)', () => {
       throw oauthError('forbidden');
     };
     advance(LIFETIME_S * 1000);
-    await assert.rejects(session.withToken(async (t) => t), (e: PlatformError) => e.code === 'forbidden');
+    await assert.rejects(session.withToken(async (t) => t), (e: PlatformCallError) => e.code === 'forbidden');
     assert.equal(session.state, 'connected');
   });
 

@@ -4,7 +4,8 @@
 // were sold: a refund today of yesterday's sale is in today's refunds and nowhere in its paid figures.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildZReport, type PendingRefund, type ReportOrder, type ReportRefunds } from '../../../../electron/core/reports/z-report.ts';
+import { buildZReport } from '../../../../electron/core/reports/z-report.ts';
+import type { PendingRefund, ReportOrder, ReportRefunds } from '../../../../electron/core/store/report-rows.ts';
 import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import type { Order } from '../../../../shared/schemas/order.ts';
 

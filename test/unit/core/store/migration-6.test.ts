@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { openKioskStore } from '../../../../electron/core/store/kiosk-store.ts';
 import { composeDay } from '../../../../electron/core/people/day-services.ts';
-import { hashPin } from '../../../../electron/core/pin.ts';
+import { hashPin } from '../../../../electron/core/people/pin-hash.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
 import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from './ports.ts';
+import type { Clock, Logger } from '../ports.ts';
 
 // Secrets never reach the logs (issue 4). Callers are expected not to log them; this is the net under that: any value
 // equal to a registered secret, anything shaped like a platform token (platform-facts "Identifiers and formats":

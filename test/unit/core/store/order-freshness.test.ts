@@ -3,7 +3,7 @@
 // https://www.mercadopago.com.ar/developers/en/reference/in-person-payments/qr-code/orders/create-order/post).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isNewer, type OrderProgress } from '../../../electron/core/order-freshness.ts';
+import { isNewer, type OrderProgress } from '../../../../electron/core/store/order-freshness.ts';
 
 const at = (last_updated_date: string, status: OrderProgress['status']): OrderProgress => ({ last_updated_date, status, transactions: {} as OrderProgress['transactions'] });
 

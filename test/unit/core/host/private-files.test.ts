@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensurePrivateDir, ensurePrivateFile, PrivateFileError, tightenFiles } from '../../../electron/core/private-files.ts';
+import { ensurePrivateDir, ensurePrivateFile, PrivateFileError, tightenFiles } from '../../../../electron/core/host/private-files.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 let dir = '';

@@ -2,8 +2,8 @@
 // like a platform token (platform-facts "Identifiers and formats") and Authorization values, wherever they appear.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { REDACTED, createLogger } from '../../../electron/core/logger.ts';
-import { VaultUnavailableError } from '../../../electron/core/ports.ts';
+import { REDACTED, createLogger } from '../../../../electron/core/host/logger.ts';
+import { VaultUnavailableError } from '../../../../electron/core/ports.ts';
 
 // Shapes as the sandbox issues them (sandbox/domain/oauth.ts).
 const ACCESS = 'TEST-4137214925436563-091014-0123456789abcdef0123456789abcdef-1234567890';

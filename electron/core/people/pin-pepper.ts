@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { TokenVault } from './ports.ts';
-import { PinRecordError, type ManagerPin, type PinSetResult, type PinVerifyResult } from './pin.ts';
+import type { TokenVault } from '../ports.ts';
+import { PinRecordError } from './pin-record.ts';
+import type { ManagerPin, PinSetResult, PinVerifyResult } from './pin.ts';
 
 // issue 12: the manager PIN's hash is keyed with a pepper kept in the vault (the OS keychain), so a copied database
 // alone does not give the PIN to an offline search (see pin.ts for the construction). In training without a keychain

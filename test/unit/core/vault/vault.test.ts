@@ -2,10 +2,10 @@
 // only in training mode. These tests use fake keytars; test/integration/core/keychain.test.ts uses the real one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SECRET_NAMES, VaultUnavailableError } from '../../../electron/core/ports.ts';
-import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { KEYCHAIN_SERVICE, KeytarVault, type KeytarLike } from '../../../electron/core/vault/keytar-vault.ts';
-import { openVault } from '../../../electron/core/vault/open-vault.ts';
+import { SECRET_NAMES, VaultUnavailableError } from '../../../../electron/core/ports.ts';
+import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
+import { KEYCHAIN_SERVICE, KeytarVault, type KeytarLike } from '../../../../electron/core/vault/keytar-vault.ts';
+import { openVault } from '../../../../electron/core/vault/open-vault.ts';
 
 const TOKEN = 'TEST-4137214925436563-091014-0123456789abcdef0123456789abcdef-1234567890';
 

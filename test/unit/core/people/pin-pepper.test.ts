@@ -4,11 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, scryptSync } from 'node:crypto';
-import { MAX_FAILED_ATTEMPTS, ManagerPin, PinPepperMissingError, SCRYPT_PARAMS, hashPin, type PinRecord, type PinStore } from '../../../electron/core/pin.ts';
-import { PIN_PEPPER_BYTES, PepperedPin, PinPepper } from '../../../electron/core/pin-pepper.ts';
-import { VaultUnavailableError } from '../../../electron/core/ports.ts';
-import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
+import { MAX_FAILED_ATTEMPTS, SCRYPT_PARAMS, type PinRecord, type PinStore } from '../../../../electron/core/people/pin-record.ts';
+import { ManagerPin, PinPepperMissingError } from '../../../../electron/core/people/pin.ts';
+import { hashPin } from '../../../../electron/core/people/pin-hash.ts';
+import { PIN_PEPPER_BYTES, PepperedPin, PinPepper } from '../../../../electron/core/people/pin-pepper.ts';
+import { VaultUnavailableError } from '../../../../electron/core/ports.ts';
+import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
+import { KeytarVault } from '../../../../electron/core/vault/keytar-vault.ts';
 
 function store() {
   let stored: PinRecord | null = null;

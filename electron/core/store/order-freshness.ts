@@ -1,4 +1,4 @@
-import type { Order } from '../../shared/schemas/order.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
 
 /** What of an order state says how far along it is. */
 export type OrderProgress = Pick<Order, 'last_updated_date' | 'status' | 'transactions'>;

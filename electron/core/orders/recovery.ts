@@ -1,10 +1,10 @@
-import type { Clock, Logger, OrdersPort } from './ports.ts';
-import { PlatformError, PlatformNetworkError } from './platform/errors.ts';
-import type { OperationsRepo } from './store/operations-repo.ts';
-import type { OrdersRepo } from './store/orders-repo.ts';
-import { RESUMABLE_CREATE_MS, sendCreate, UnreadableCreateError } from './orders/create-order.ts';
-import type { Order } from '../../shared/schemas/order.ts';
-import type { KioskErrorCode } from '../../shared/kiosk-errors.ts';
+import type { Clock, Logger, OrdersPort } from '../ports.ts';
+import { PlatformCallError, PlatformNetworkError } from '../platform/errors.ts';
+import type { OperationsRepo } from '../store/operations-repo.ts';
+import type { OrdersRepo } from '../store/orders-repo.ts';
+import { RESUMABLE_CREATE_MS, sendCreate, UnreadableCreateError } from './create-order.ts';
+import type { Order } from '../../../shared/schemas/order.ts';
+import type { KioskErrorCode } from '../../../shared/kiosk-errors.ts';
 
 export interface RecoveryOptions {
   ops: OperationsRepo;
@@ -110,9 +110,9 @@ export async function recover(options: RecoveryOptions): Promise<RecoveryReport>
 }
 
 function isUnreachable(error: unknown): boolean {
-  return error instanceof PlatformNetworkError || (error instanceof PlatformError && error.retryable);
+  return error instanceof PlatformNetworkError || (error instanceof PlatformCallError && error.retryable);
 }
 
 function describe(error: unknown): string {
-  return error instanceof PlatformError ? error.code : error instanceof Error ? error.message : String(error);
+  return error instanceof PlatformCallError ? error.code : error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, scrypt, scryptSync as scryptSyncDerive, timingSafeEqual } from 'node:crypto';
-import { VaultUnavailableError, type Clock } from './ports.ts';
+import { VaultUnavailableError, type Clock } from '../ports.ts';
 import { monotonicFor, type MonotonicClock, type MonotonicReading } from './pin-clock.ts';
+import { LOCKOUT_MS, MAX_FAILED_ATTEMPTS, MAX_LOCKOUT_MS, PIN_PATTERN, PinRecordError, SCRYPT_PARAMS, isPinRecord, type PinRecord, type PinStore } from './pin-record.ts';
+import { deriveDummy, hashPinAsync, isWeakerThan, matches } from './pin-hash.ts';
 
 // The manager PIN (issue 4, KioskApi: "manager PIN set/verify (scrypt hash, attempts limited)"). A 4–8 digit PIN has
 // at most 10^8 values, so a salted hash alone would not stop an offline search of a stolen database: the scrypt cost
@@ -17,53 +18,6 @@ import { monotonicFor, type MonotonicClock, type MonotonicReading } from './pin-
 // PIN is right, wrong, or the record locked (and callers derive one for an unknown person), so the time of an answer
 // tells nothing; the hash is derived with the asynchronous scrypt, so the event loop stays free meanwhile; a lockout is
 // measured on the monotonic clock of the boot it was set on (pin-clock.ts).
-
-/** 4 to 8 digits, as the KioskApi schema says. */
-const PIN_PATTERN = /^\d{4,8}$/;
-export const MAX_FAILED_ATTEMPTS = 5;
-export const LOCKOUT_MS = 5 * 60_000;
-/** Each further lockout without a correct PIN in between lasts twice as long, up to this. */
-export const MAX_LOCKOUT_MS = 60 * 60_000;
-
-export interface ScryptParams {
-  N: number;
-  r: number;
-  p: number;
-  keylen: number;
-}
-
-/** 2^14 × 8 × 128 bytes = 16 MiB and about 50 ms per hash on a counter PC. */
-export const SCRYPT_PARAMS: Readonly<ScryptParams> = Object.freeze({ N: 2 ** 14, r: 8, p: 1, keylen: 32 });
-
-/** What the store keeps: never the PIN itself, never the pepper. */
-export interface PinRecord {
-  /** base64 of the 16 random bytes the hash was salted with. */
-  salt: string;
-  /** base64 of scrypt(HMAC-SHA256(pepper, pin), salt, params) when `peppered`, of scrypt(pin, salt, params) when not. */
-  hash: string;
-  params: ScryptParams;
-  /**
-   * issue 12: true when the hash is keyed with the keychain's pepper. Records from before the pepper have no such field
-   * (or false): they still verify, and a correct PIN re-hashes them with the pepper.
-   */
-  peppered?: boolean;
-  /** Wrong PINs since the last correct one or the last lockout. */
-  failedAttempts: number;
-  /** Lockouts since the last correct PIN: the next one lasts LOCKOUT_MS × 2^lockouts. */
-  lockouts: number;
-  /** Wall-clock time (ms) until which every attempt is refused, or null: the lockout's fallback after a reboot. */
-  lockedUntil: number | null;
-  /** issue 27: the boot the lockout was set on (pin-clock.ts), and its end on that boot's monotonic clock (ms). */
-  lockedBoot?: string;
-  lockedUntilMonotonic?: number;
-  /** issue 27: how long the lockout was set for (ms): nothing read from any clock makes it longer. */
-  lockMs?: number;
-}
-
-export interface PinStore {
-  load(): PinRecord | null;
-  save(record: PinRecord): void;
-}
 
 export type PinVerifyResult =
   | { ok: true }
@@ -84,8 +38,6 @@ export type PinSetResult =
 export type PinReservation =
   | { kind: 'reserved'; attemptsLeft: number; locksFor: number | null; lockedAt: MonotonicReading | null }
   | { kind: 'locked'; retryAfterSeconds: number };
-
-export class PinRecordError extends Error {}
 
 /**
  * The stored PIN is keyed with a pepper that is not available: the keychain no longer holds it (its entry was deleted,
@@ -280,97 +232,4 @@ function withLock(record: PinRecord, remainingMs: number, wall: number, mono: Mo
 function withoutLock(record: PinRecord): PinRecord {
   const { lockedBoot: _boot, lockedUntilMonotonic: _until, lockMs: _length, ...rest } = record;
   return { ...rest, lockedUntil: null };
-}
-
-/** A fresh record for a PIN: new random salt, current scrypt parameters, no failures; keyed with `pepper` when given. */
-export async function hashPinAsync(pin: string, pepper?: Buffer, params: ScryptParams = SCRYPT_PARAMS): Promise<PinRecord> {
-  const salt = randomBytes(16);
-  const copy = { ...params };
-  return {
-    salt: salt.toString('base64'),
-    hash: (await derive(pin, salt, copy, pepper)).toString('base64'),
-    params: copy,
-    peppered: pepper !== undefined,
-    failedAttempts: 0,
-    lockouts: 0,
-    lockedUntil: null,
-  };
-}
-
-/** hashPinAsync's record, without the event loop's freedom: for scripts and tests that need it at once. */
-export function hashPin(pin: string, pepper?: Buffer): PinRecord {
-  const salt = randomBytes(16);
-  const params = { ...SCRYPT_PARAMS };
-  const { N, r, p, keylen } = params;
-  const hash = scryptSyncDerive(secretOf(pin, pepper), salt, keylen, { N, r, p, maxmem: maxmemOf(params) });
-  return { salt: salt.toString('base64'), hash: hash.toString('base64'), params, peppered: pepper !== undefined, failedAttempts: 0, lockouts: 0, lockedUntil: null };
-}
-
-let derivations = 0;
-
-/** How many PIN hashes this process has derived (issue 27: the tests and bench/pin-timing count them per answer). */
-export function pinDerivations(): number {
-  return derivations;
-}
-
-const DUMMY_SALT = Buffer.alloc(16, 0x5a);
-
-/** One hash at the current parameters, for an answer that has no record to check (no PIN set, unknown person). */
-export async function deriveDummy(): Promise<void> {
-  await derive('0000', DUMMY_SALT, SCRYPT_PARAMS, undefined);
-}
-
-function secretOf(pin: string, pepper: Buffer | undefined): string | Buffer {
-  const text = pin.normalize('NFC');
-  return pepper === undefined ? text : createHmac('sha256', pepper).update(text, 'utf8').digest();
-}
-
-const maxmemOf = (params: ScryptParams) => 256 * params.N * params.r + 1024 * 1024;
-
-function derive(pin: string, salt: Buffer, params: ScryptParams, pepper: Buffer | undefined): Promise<Buffer> {
-  const { N, r, p, keylen } = params;
-  derivations += 1;
-  // The asynchronous scrypt runs on libuv's thread pool: the kiosk keeps answering while a PIN is checked.
-  return new Promise((resolve, reject) => {
-    scrypt(secretOf(pin, pepper), salt, keylen, { N, r, p, maxmem: maxmemOf(params) }, (error, key) => (error ? reject(error) : resolve(key)));
-  });
-}
-
-async function matches(pin: string, record: PinRecord, pepper: Buffer | undefined): Promise<boolean> {
-  const expected = Buffer.from(record.hash, 'base64');
-  // Hash every attempt, even a malformed one, so the answer takes the same time either way.
-  const actual = await derive(pin, Buffer.from(record.salt, 'base64'), record.params, pepper);
-  return actual.length === expected.length && timingSafeEqual(actual, expected) && PIN_PATTERN.test(pin);
-}
-
-function isWeakerThan(a: ScryptParams, b: ScryptParams): boolean {
-  return a.N < b.N || a.r < b.r || a.keylen < b.keylen;
-}
-
-function isPinRecord(value: unknown): value is PinRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const r = value as Record<string, unknown>;
-  const params = r.params as Record<string, unknown> | null | undefined;
-  const int = (v: unknown, min: number, max: number) => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
-  return (
-    typeof r.salt === 'string' &&
-    Buffer.from(r.salt, 'base64').length >= 16 &&
-    typeof r.hash === 'string' &&
-    Buffer.from(r.hash, 'base64').length >= 16 &&
-    typeof params === 'object' &&
-    params !== null &&
-    // Bounds keep a tampered record from making each check take seconds or gigabytes.
-    int(params.N, 2 ** 10, 2 ** 17) &&
-    ((params.N as number) & ((params.N as number) - 1)) === 0 &&
-    int(params.r, 1, 16) &&
-    int(params.p, 1, 4) &&
-    int(params.keylen, 16, 64) &&
-    (r.peppered === undefined || typeof r.peppered === 'boolean') &&
-    int(r.failedAttempts, 0, 1_000) &&
-    int(r.lockouts, 0, 1_000) &&
-    (r.lockedUntil === null || int(r.lockedUntil, 0, Number.MAX_SAFE_INTEGER)) &&
-    (r.lockedBoot === undefined || (typeof r.lockedBoot === 'string' && r.lockedBoot.length <= 100)) &&
-    (r.lockedUntilMonotonic === undefined || int(r.lockedUntilMonotonic, 0, Number.MAX_SAFE_INTEGER)) &&
-    (r.lockMs === undefined || int(r.lockMs, 0, MAX_LOCKOUT_MS))
-  );
 }

@@ -1,10 +1,10 @@
 // issue 12: the core's secret list for the logger comes from every value that passes through its vault.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { VaultUnavailableError } from '../../../electron/core/ports.ts';
-import { KeytarVault } from '../../../electron/core/vault/keytar-vault.ts';
-import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
-import { RememberingVault } from '../../../electron/core/vault/remembering-vault.ts';
+import { VaultUnavailableError } from '../../../../electron/core/ports.ts';
+import { KeytarVault } from '../../../../electron/core/vault/keytar-vault.ts';
+import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
+import { RememberingVault } from '../../../../electron/core/vault/remembering-vault.ts';
 
 test('values read and written are known at once; a deleted one stays known; misses add nothing', async () => {
   const inner = new MemoryVault();

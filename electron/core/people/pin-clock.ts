@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { uptime } from 'node:os';
-import { systemClock, type Clock } from '../../node-common/time.ts';
+import { systemClock, type Clock } from '../../../node-common/time.ts';
 
 // issue 27 item 2: a PIN lockout is measured on a monotonic clock, so a wall clock set back 2 hours cannot turn a
 // 5-minute lockout into 7,500 s, nor one set forward end it early. process.hrtime.bigint() is CLOCK_MONOTONIC on Linux

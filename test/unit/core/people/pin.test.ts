@@ -2,17 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scryptSync } from 'node:crypto';
-import {
-  LOCKOUT_MS,
-  MAX_LOCKOUT_MS,
-  MAX_FAILED_ATTEMPTS,
-  ManagerPin,
-  PinRecordError,
-  SCRYPT_PARAMS,
-  hashPin,
-  type PinRecord,
-  type PinStore,
-} from '../../../electron/core/pin.ts';
+import { LOCKOUT_MS, MAX_LOCKOUT_MS, MAX_FAILED_ATTEMPTS, PinRecordError, SCRYPT_PARAMS, type PinRecord, type PinStore } from '../../../../electron/core/people/pin-record.ts';
+import { ManagerPin } from '../../../../electron/core/people/pin.ts';
+import { hashPin } from '../../../../electron/core/people/pin-hash.ts';
 
 function setup() {
   let stored: PinRecord | null = null;
