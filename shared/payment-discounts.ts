@@ -73,3 +73,26 @@ function amountOff(off: PercentOff | AmountOff, totalMinor: number, currency: Cu
   const parsed = parseAmount(off.amount, currency);
   return parsed.ok ? parsed.minor : null;
 }
+
+/** A discount the platform applied to a payment (seed 2.8), as receipts and reports show it. */
+export interface AppliedDiscount {
+  type: string;
+  /** How much less was paid than the order's total, as a decimal string of the currency. */
+  offAmount: string;
+  offMinor: number;
+}
+
+/**
+ * issue 29: the discount actually applied, read from the platform's answer only (seed 2.8: paid_amount "reflects the
+ * discounted amount if a discount applied", discounts.type "present only if a discount was applied"), never from the
+ * offers the order carried. null when no discount type is given, when the paid amount is missing or unreadable, or
+ * when it is not below the total (nothing was taken off).
+ */
+export function appliedDiscount(totalAmount: string, paidAmount: string | null, type: string | null, currency: Currency): AppliedDiscount | null {
+  if (type === null || paidAmount === null) return null;
+  const total = parseAmount(totalAmount, currency);
+  const paid = parseAmount(paidAmount, currency);
+  if (!total.ok || !paid.ok || paid.minor >= total.minor) return null;
+  const offMinor = total.minor - paid.minor;
+  return { type, offMinor, offAmount: formatAmount(offMinor, currency) };
+}

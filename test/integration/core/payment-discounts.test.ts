@@ -79,4 +79,16 @@ describe('payment-method discounts (training, ARS)', () => {
     assert.equal(renderOrder(k.platform.sandbox.state.orders.get(none.value.id)!).discounts, undefined);
     assert.deepEqual(none.value.discountOffers, []);
   });
+
+  test('the day report shows the discount the platform applied (1000.00 paid 900.00 with debit: 100.00 off), not the offers', async () => {
+    const now = Date.now();
+    const report = await k.core.api.previewReport({ since: new Date(now - 3600_000).toISOString(), until: new Date(now + 3600_000).toISOString() });
+    assert.ok(report.ok, JSON.stringify(report));
+    const ars = report.value.currencies.find((block) => block.currency === 'ARS');
+    assert.ok(ars, 'an ARS block');
+    // Two paid orders (the debit one and the account-money one) offered discounts; only the debit payment got one.
+    assert.deepEqual(ars.discounts, [{ method: 'debit_card', count: 1, total: '100.00' }]);
+    // What was paid: 900.00 + 1000.00.
+    assert.deepEqual(ars.paid, { count: 2, total: '1900.00' });
+  });
 });

@@ -78,3 +78,15 @@ test('issue 28/29: the paymentDiscounts setting is one row behind the PIN, none 
   ];
   for (const rules of refused) assert.equal(settingsPatchSchema.safeParse({ paymentDiscounts: rules }).success, false, JSON.stringify(rules));
 });
+
+test('seed 2.8: the discount applied is read from the paid amount and discounts.type, never from the offers', async () => {
+  const { appliedDiscount } = await import('../../../shared/payment-discounts.ts');
+  // ARS 1000.00 paid 900.00 with debit: 100.00 off.
+  assert.deepEqual(appliedDiscount('1000.00', '900.00', 'debit_card', 'ARS'), { type: 'debit_card', offMinor: 10000, offAmount: '100.00' });
+  // CLP 1999 paid 1700: 299 off.
+  assert.deepEqual(appliedDiscount('1999', '1700', 'debit_card', 'CLP'), { type: 'debit_card', offMinor: 299, offAmount: '299' });
+  assert.equal(appliedDiscount('1000.00', '1000.00', 'debit_card', 'ARS'), null);
+  assert.equal(appliedDiscount('1000.00', '900.00', null, 'ARS'), null);
+  assert.equal(appliedDiscount('1000.00', null, 'debit_card', 'ARS'), null);
+  assert.equal(appliedDiscount('1000.00', 'garbage', 'debit_card', 'ARS'), null);
+});
