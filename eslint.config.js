@@ -94,7 +94,7 @@ export default tseslint.config(
   //   outbox/ (sends over platform/ what store/ queued), catalog/, people/ (PINs, shifts), reports/, settings/;
   //   orders/ (a sale's create, recovery and events: it classifies a send as outbox/ does), live/ (the relay, the
   //   poller, connectivity: it switches relays by settings/), support/ (the bundle and the heartbeat);
-  //   till/      the cash ledger and the till (issue 29: a cash sale's lines are an order's items, orders/);
+  //   till/      the cash drawer and cash sales (issue 29: a cash sale's lines are an order's, orders/order-items.ts);
   //   api/       the KioskApi's area modules over all of them;
   //   compose.ts wires everything (the electron/core rule above).
   ...coreLayers([['host'], ['store', 'platform', 'vault'], ['outbox', 'catalog', 'people', 'reports', 'settings'], ['orders', 'live', 'support'], ['till'], ['api']]),

@@ -39,6 +39,12 @@ export const CSV_PROBLEM_VALUES = {
   title_duplicate: ['title', 'firstLine'],
   title_ambiguous: ['title', 'count'],
   same_item: ['firstLine'],
+  // issue 29: the barcode and category columns.
+  barcode_invalid: ['value'],
+  barcode_check_digit: ['value'],
+  barcode_duplicate: ['value', 'firstLine'],
+  barcode_taken: ['value', 'title'],
+  category_invalid: ['value', 'max'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CsvProblemCode = keyof typeof CSV_PROBLEM_VALUES;
@@ -72,8 +78,8 @@ const ENGLISH: Record<CsvProblemCode, (v: Record<string, string | number>) => st
   quote_unclosed: () => 'a quoted field is never closed',
   text_after_quote: () => 'text after the closing quote of a field; quote the whole field',
   quote_in_field: () => 'a quote inside an unquoted field; quote the whole field and double the quote ("")',
-  header_missing: () => 'the header row is missing; name the columns title, unit_price, unit_measure and optionally external_code',
-  columns_unknown: (v) => `unknown column${v.count === 1 ? '' : 's'} ${v.columns}; the columns are title, unit_price, unit_measure and optionally external_code`,
+  header_missing: () => 'the header row is missing; name the columns title, unit_price, unit_measure and optionally external_code, barcode and category',
+  columns_unknown: (v) => `unknown column${v.count === 1 ? '' : 's'} ${v.columns}; the columns are title, unit_price, unit_measure and optionally external_code, barcode and category`,
   column_duplicate: (v) => `the column ${v.column} appears twice`,
   column_unnamed: (v) => `column ${v.position} of the header has no name`,
   columns_missing: (v) => `missing column${v.count === 1 ? '' : 's'} ${v.columns}`,
@@ -98,6 +104,11 @@ const ENGLISH: Record<CsvProblemCode, (v: Record<string, string | number>) => st
   title_duplicate: (v) => `title ${q(v.title)} is also on line ${v.firstLine}; give the rows an external_code to tell them apart`,
   title_ambiguous: (v) => `${v.count} catalog items are titled ${q(v.title)}; give the row an external_code`,
   same_item: (v) => `changes the same catalog item as line ${v.firstLine}`,
+  barcode_invalid: (v) => `barcode ${q(v.value)} is not a barcode: 6 to 64 letters, digits, - and _`,
+  barcode_check_digit: (v) => `barcode ${v.value} has a wrong check digit (its last digit); check it or scan it again`,
+  barcode_duplicate: (v) => `barcode ${v.value} is also on line ${v.firstLine}`,
+  barcode_taken: (v) => `barcode ${v.value} already belongs to the catalog item ${q(v.title)}`,
+  category_invalid: (v) => `category ${q(v.value)} is longer than ${v.max} characters or has a control character`,
 };
 
 /** The problem in English, `line N: reason` (just the reason for a file-level problem): KioskError.details. */

@@ -5,6 +5,8 @@ import { COUNTRY_CODES, KIOSK_METHOD_NAMES } from './kiosk-names.ts';
 import type { CsvProblem } from './catalog-problems.ts';
 import type { KioskErrorCode } from './kiosk-errors.ts';
 import { MAX_SALE_LINES } from './platform-limits.ts';
+import { MAX_CATEGORY_NAME } from './catalog-limits.ts';
+import { MAX_BARCODE, MIN_BARCODE } from './barcode.ts';
 export type { KioskErrorCode } from './kiosk-errors.ts';
 import type { RelayProblemCode } from './relay-problems.ts';
 import type { PushProblem } from './push-health.ts';
@@ -177,7 +179,19 @@ export interface CatalogItem {
   unitPrice: string;
   unitMeasure: string;
   externalCode: string | null;
+  /** issue 29: what a scanner reads (shared/barcode.ts); unique when present. */
+  barcode: string | null;
+  /** issue 29: a CatalogCategory's id, sent with the item as external_categories (seed 2.6). */
+  categoryId: string | null;
   updatedAt: string;
+}
+
+/** issue 29: a category of the catalog; its id is what orders send (seed 2.6 items[].external_categories[].id). */
+export interface CatalogCategory {
+  id: string;
+  name: string;
+  /** How many catalog items are in it. */
+  items: number;
 }
 
 /** What a CSV import did. An import with any bad row changes nothing and fails with code `invalid_csv`. */
@@ -220,6 +234,10 @@ const catalogItemInput = z.strictObject({
   unitPrice: decimalString,
   unitMeasure: printable(10),
   externalCode: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _, at most 64').nullable().optional(),
+  /** issue 29: absent keeps the item's barcode, null clears it; the check digit is checked by the core (shared/barcode.ts). */
+  barcode: z.string().min(MIN_BARCODE).max(MAX_BARCODE).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _').nullable().optional(),
+  /** issue 29: absent keeps the item's category, null takes it out of any. */
+  categoryId: z.string().min(1).max(64).nullable().optional(),
 });
 
 export const kioskInputs = {
@@ -240,6 +258,8 @@ export const kioskInputs = {
           quantity: z.number().int().min(1).max(10_000),
           unitMeasure: z.string().min(1).max(10),
           externalCode: z.string().min(1).max(64).optional(),
+          /** issue 29: the item's catalog category, sent as items[].external_categories (seed 2.6). */
+          categoryId: z.string().min(1).max(64).optional(),
         }),
       )
       // issue 26: the platform takes 10 items; a bigger cart is folded for it (orders/order-items.ts).
@@ -291,6 +311,12 @@ export const kioskInputs = {
   deleteCatalogItem: z.strictObject({ pin, id: z.string().min(1).max(64) }),
   /** CSV with a header row naming title, unit_price, unit_measure and (optionally) external_code; at most 1 MB. */
   importCatalog: z.strictObject({ pin, csv: z.string().min(1).max(1_000_000) }),
+  /** issue 29: the catalog's categories, by name. */
+  listCategories: z.strictObject({}),
+  /** issue 29: adds a category (no id) or renames one; names are unique whatever their case. */
+  saveCategory: z.strictObject({ pin, category: z.strictObject({ id: z.string().min(1).max(64).optional(), name: printable(MAX_CATEGORY_NAME) }) }),
+  /** issue 29: removes a category; its items are left without one. */
+  deleteCategory: z.strictObject({ pin, id: z.string().min(1).max(64) }),
   /** Prints the order's 80 mm receipt. `printed: false`: this shell has no silent printing; show the print dialog. */
   printReceipt: z.strictObject({ id: orderId }),
   listPrinters: z.strictObject({}),
@@ -334,6 +360,9 @@ export interface KioskOutputs extends SettingsOutputs, SetupOutputs, DayOutputs,
   saveCatalogItem: CatalogItem;
   deleteCatalogItem: { deleted: true };
   importCatalog: CatalogImportReport;
+  listCategories: CatalogCategory[];
+  saveCategory: CatalogCategory;
+  deleteCategory: { deleted: true };
   printReceipt: { printed: boolean };
   listPrinters: string[];
 }

@@ -87,6 +87,12 @@ export const KIOSK_ERRORS = {
   code_too_long: { status: 400, message: 'A product code has at most 30 characters (the payment platform refuses longer ones).', retryable: false },
   catalog_full: { status: 409, message: 'The catalog is full; delete some products first.', retryable: false },
   invalid_csv: { status: 422, message: 'The file has rows that cannot be read; nothing was imported.', retryable: false },
+  // issue 29: a product's barcode (shared/barcode.ts) and the catalog's categories.
+  invalid_barcode: { status: 400, message: 'That barcode cannot be right: check its digits (the last one is a check digit) or scan it again.', retryable: false },
+  duplicate_barcode: { status: 409, message: 'Another product already has that barcode.', retryable: false },
+  category_not_found: { status: 404, message: 'No such category.', retryable: false },
+  duplicate_category: { status: 409, message: 'Another category already has that name.', retryable: false },
+  categories_full: { status: 409, message: 'The list of categories is full; remove some first.', retryable: false },
   print_failed: { status: 503, message: 'The receipt could not be printed; check the printer, or print from the dialog.', retryable: true },
   printers_unavailable: { status: 503, message: 'The list of printers could not be read from the system.', retryable: true },
   not_training: { status: 409, message: 'Only training mode can do this (simulate a payment, reset training).', retryable: false },

@@ -22,6 +22,10 @@ export const KIOSK_METHOD_NAMES = [
   'saveCatalogItem',
   'deleteCatalogItem',
   'importCatalog',
+  // issue 29: the catalog's categories.
+  'listCategories',
+  'saveCategory',
+  'deleteCategory',
   'printReceipt',
   'listPrinters',
   'setPin',

@@ -222,5 +222,18 @@ export function patchedSettings<T extends SettingsTable>(table: T, stored: Store
   return next as StoredSettingsOf<T>;
 }
 
+/**
+ * A patch as the audit may keep it (issue 4: no secret in the database): each secret given becomes `replaced`, or
+ * `forgotten` for null; the rest as given. The caller masks what is only partly secret (a feed URL's password).
+ */
+export function auditedPatch<T extends SettingsTable>(table: T, patch: SettingsPatchOf<T>): Record<string, unknown> {
+  const detail: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    detail[name] = table[name]?.secret ? (value === null ? 'forgotten' : 'replaced') : value;
+  }
+  return detail;
+}
+
 export const SETTINGS_BEHIND_PIN = /* @__PURE__ */ settingsBehindPin(SETTINGS);
 export const SECRET_SETTINGS = /* @__PURE__ */ secretSettings(SETTINGS);

@@ -46,6 +46,14 @@ test('issue 29: a cash sale with change, and split sales (QR part only at the pl
     assert.ok(recorded.ok);
     assert.deepEqual([recorded.value.amount, recorded.value.tendered, recorded.value.change, recorded.value.qrOrderId], ['1250.00', '2000.00', '750.00', null]);
     assert.equal(k.platform.sandbox.state.orders.size, ordersBefore, 'a cash sale makes no order at the platform');
+    // The receipt goes through the print dialog (headless has none: a stand-in keeps what the print area held).
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { print: () => void; printed?: string; document: { querySelector(s: string): { textContent: string | null } | null } };
+      w.print = () => (w.printed = w.document.querySelector('[data-print-area] [data-testid="cash-receipt"]')?.textContent ?? '');
+    });
+    await page.getByTestId('print-receipt').click();
+    const printed = await page.evaluate(() => (globalThis as unknown as { printed?: string }).printed ?? '');
+    assert.match(printed.replace(/\s/g, ' '), /2\.000,00.*750,00/, 'the receipt shows the cash received and the change');
     await page.getByTestId('new-sale').click();
 
     // Split: 50.00, 20.00 of it in cash (typed), the rest by QR: the sandbox's order is for 30.00 only, and it is paid.

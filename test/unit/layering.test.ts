@@ -172,36 +172,8 @@ for (const [file, source] of nodeCommonAllowed) {
   });
 }
 
-// issue 28: sandbox/domain/ (the services and their failures) never imports the HTTP side, at any depth; the HTTP side
-// imports the domain. The parent sandbox/ rule still holds inside it.
-const sandboxDomainRefused: Array<[string, string]> = [
-  ['sandbox/domain/x.ts', "import { sendApiError } from '../http/replies.ts';"],
-  ['sandbox/domain/deep/er/x.ts', "import { authenticate } from '../../../http/auth.ts';"],
-  ['sandbox/domain/x.ts', "import { registerOrderRoutes } from '../routes/orders.ts';"],
-  ['sandbox/domain/deep/x.ts', "import { registerControlRoutes } from '../../routes/control.ts';"],
-  ['sandbox/domain/deep/x.ts', "import { buildRelay } from '../../../relay/app.ts';"],
-  ['sandbox/domain/x.ts', "import { app } from 'electron';"],
-];
-for (const [file, source] of sandboxDomainRefused) {
-  test(`the layering lint refuses ${file}: ${source}`, async () => {
-    const rules = (await lintProbe(file, source)).map((m) => m.ruleId);
-    assert.ok(rules.includes(LAYERING), `expected a layering error, got ${JSON.stringify(rules)}`);
-  });
-}
-const sandboxDomainAllowed: Array<[string, string]> = [
-  ['sandbox/domain/deep/x.ts', "import { ApiError } from '../errors.ts';\nimport type { SandboxState } from '../../state.ts';\nimport { money } from '../../../shared/money.ts';"],
-  ['sandbox/http/x.ts', "import { ApiError } from '../domain/errors.ts';"],
-  ['sandbox/routes/deep/x.ts', "import { OrderService } from '../../domain/orders.ts';"],
-];
-for (const [file, source] of sandboxDomainAllowed) {
-  test(`the layering lint allows ${file}: ${source.split('\n').join(' ')}`, async () => {
-    const layering = (await lintProbe(file, source)).filter((m) => m.ruleId === LAYERING || m.fatal);
-    assert.deepEqual(layering, []);
-  });
-}
-
 // issue 28: the core's own layers (eslint.config.js coreLayers), lowest first: host/; store/, platform/, vault/;
-// outbox/, catalog/, people/, reports/, settings/; orders/, live/, support/; api/; compose.ts above all. One refusal per
+// outbox/, catalog/, people/, reports/, settings/; orders/, live/, support/; till/; api/; compose.ts above all. One refusal per
 // rule at a deep path (a folder never imports its own rank or above, nor compose.ts), and the allowed side of each.
 const coreRefused: Array<[string, string]> = [
   ['electron/core/host/deep/x.ts', "import { openKioskDatabase } from '../../store/database.ts';"],
@@ -220,6 +192,8 @@ const coreRefused: Array<[string, string]> = [
   ['electron/core/live/deep/x.ts', "import type { CoreServices } from '../../api/services.ts';"],
   ['electron/core/live/deep/x.ts', "import { HeartbeatSender } from '../../support/heartbeat.ts';"],
   ['electron/core/support/deep/x.ts', "import { ok } from '../../api/guards.ts';"],
+  ['electron/core/till/deep/x.ts', "import { tillApi } from '../../api/till.ts';"],
+  ['electron/core/orders/deep/x.ts', "import { CashLedger } from '../../till/cash-ledger.ts';"],
   ['electron/core/api/deep/x.ts', "import { compose } from '../../compose.ts';"],
   ['electron/core/api/deep/x.ts', "import { dispatch } from '../../api-dispatch.ts';"],
   ['electron/core/ports.ts', "import type { OrdersRepo } from './store/orders-repo.ts';"],
@@ -235,6 +209,22 @@ for (const [file, source] of coreRefused) {
     assert.ok(rules.includes(LAYERING), `expected a layering error, got ${JSON.stringify(rules)}`);
   });
 }
+// issue 28: sandbox/domain/ (the services and their failures) never imports the HTTP side, at any depth; the HTTP side
+// imports the domain. The parent sandbox/ rule still holds inside it.
+const sandboxDomainRefused: Array<[string, string]> = [
+  ['sandbox/domain/x.ts', "import { sendApiError } from '../http/replies.ts';"],
+  ['sandbox/domain/deep/er/x.ts', "import { authenticate } from '../../../http/auth.ts';"],
+  ['sandbox/domain/x.ts', "import { registerOrderRoutes } from '../routes/orders.ts';"],
+  ['sandbox/domain/deep/x.ts', "import { registerControlRoutes } from '../../routes/control.ts';"],
+  ['sandbox/domain/deep/x.ts', "import { buildRelay } from '../../../relay/app.ts';"],
+  ['sandbox/domain/x.ts', "import { app } from 'electron';"],
+];
+for (const [file, source] of sandboxDomainRefused) {
+  test(`the layering lint refuses ${file}: ${source}`, async () => {
+    const rules = (await lintProbe(file, source)).map((m) => m.ruleId);
+    assert.ok(rules.includes(LAYERING), `expected a layering error, got ${JSON.stringify(rules)}`);
+  });
+}
 const coreAllowed: Array<[string, string]> = [
   ['electron/core/host/deep/x.ts', "import type { Clock } from '../../ports.ts';\nimport { systemClock } from '../../../../node-common/time.ts';\nimport { chmodSync } from 'node:fs';"],
   ['electron/core/store/deep/x.ts', "import { ensurePrivateFile } from '../../host/private-files.ts';\nimport type { Clock } from '../../ports.ts';\nimport Database from 'better-sqlite3';\nimport { isFinalOrder } from '../../../../shared/order-status.ts';"],
@@ -245,10 +235,22 @@ const coreAllowed: Array<[string, string]> = [
   ['electron/core/live/deep/x.ts', "import { effectiveRelay } from '../../settings/kiosk-settings.ts';\nimport { isNewer } from '../../store/order-freshness.ts';\nimport { PlatformCallError } from '../../platform/errors.ts';"],
   ['electron/core/support/deep/x.ts', "import type { KioskCore } from '../../kiosk-core.ts';\nimport type { EffectiveSettings } from '../../settings/kiosk-settings.ts';\nimport projectPackage from '../../../../package.json' with { type: 'json' };"],
   ['electron/core/api/deep/x.ts', "import { makeSupportBundle } from '../../support/bundle.ts';\nimport type { LiveStatus } from '../../live/live-status.ts';\nimport { recover } from '../../orders/recovery.ts';\nimport type { Outbox } from '../../outbox/outbox.ts';"],
+  ['electron/core/till/deep/x.ts', "import { orderItems } from '../../orders/order-items.ts';\nimport type { CashRepo } from '../../store/cash-repo.ts';"],
   ['electron/core/x.ts', "import { areaApis } from './api/area-apis.ts';\nimport { withHeartbeat } from './support/heartbeat.ts';\nimport { openKioskStore } from './store/kiosk-store.ts';"],
 ];
 for (const [file, source] of coreAllowed) {
   test(`the core's layering allows ${file}: ${source.split('\n').join(' ')}`, async () => {
+    const layering = (await lintProbe(file, source)).filter((m) => m.ruleId === LAYERING || m.fatal);
+    assert.deepEqual(layering, []);
+  });
+}
+const sandboxDomainAllowed: Array<[string, string]> = [
+  ['sandbox/domain/deep/x.ts', "import { ApiError } from '../errors.ts';\nimport type { SandboxState } from '../../state.ts';\nimport { money } from '../../../shared/money.ts';"],
+  ['sandbox/http/x.ts', "import { ApiError } from '../domain/errors.ts';"],
+  ['sandbox/routes/deep/x.ts', "import { OrderService } from '../../domain/orders.ts';"],
+];
+for (const [file, source] of sandboxDomainAllowed) {
+  test(`the layering lint allows ${file}: ${source.split('\n').join(' ')}`, async () => {
     const layering = (await lintProbe(file, source)).filter((m) => m.ruleId === LAYERING || m.fatal);
     assert.deepEqual(layering, []);
   });

@@ -5,6 +5,7 @@ import type { CoreServices } from './services.ts';
 import type { KioskApi, KioskSettings } from '../../../shared/kiosk-api.ts';
 import { parseDuration } from '../../../shared/duration.ts';
 import { kioskError } from '../../../shared/kiosk-errors.ts';
+import { SETTINGS, auditedPatch } from '../../../shared/settings-table.ts';
 
 type SettingsApi = Pick<KioskApi, 'getSettings' | 'updateSettings' | 'setPin' | 'verifyPin' | 'resetTraining'>;
 
@@ -53,8 +54,8 @@ export function settingsApi(deps: CoreServices): SettingsApi {
         actor: 'manager',
         action: 'settings.changed',
         subject: null,
-        // Never the key itself: only that it changed.
-        detail: { ...patch, ...(patch.updateFeedUrl ? { updateFeedUrl: maskUrlPassword(patch.updateFeedUrl) } : {}), ...(relayKey !== undefined ? { relayKey: relayKey === null ? 'forgotten' : 'replaced' } : {}) },
+        // Never a secret itself (the table's secrets: only that they changed), never the feed URL's password.
+        detail: { ...auditedPatch(SETTINGS, { ...patch, relayKey }), ...(patch.updateFeedUrl ? { updateFeedUrl: maskUrlPassword(patch.updateFeedUrl) } : {}) },
       });
       if (relayKey !== undefined || patch.relayUrl !== undefined) deps.reconfigureRelay();
       if (patch.countryCode !== undefined || patch.posId !== undefined) deps.emit({ type: 'session.changed', session: deps.sessionState() });

@@ -1,6 +1,8 @@
 import { minorUnitDigits, parseAmount, type Currency } from '../../../shared/money.ts';
 import { csvProblem, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
 import { MAX_EXTERNAL_CODE } from '../../../shared/platform-limits.ts';
+import { checkBarcode } from '../../../shared/barcode.ts';
+import { MAX_CATEGORY_NAME } from '../../../shared/catalog-limits.ts';
 
 // The catalog's CSV import (issue 5 "Sale": title, unit_price, quantity, unit_measure, external_code; import from CSV).
 // Files come from spreadsheets: Excel in es/pt locales writes `;` between fields and `,` as the decimal separator,
@@ -25,6 +27,10 @@ export interface CatalogCsvRow {
   unitPriceMinor: number;
   unitMeasure: string;
   externalCode: string | null;
+  /** issue 29: null when the file has no barcode column or the cell is empty. */
+  barcode: string | null;
+  /** issue 29: the category's name; null when the file has no category column or the cell is empty. */
+  category: string | null;
 }
 
 export type CatalogCsvParse = { ok: true; rows: CatalogCsvRow[] } | { ok: false; problems: CsvProblem[] };
@@ -32,7 +38,7 @@ export type CatalogCsvParse = { ok: true; rows: CatalogCsvRow[] } | { ok: false;
 /** A price read from a cell; a refused one carries its problem without a line (the caller knows the line). */
 export type CsvPrice = { ok: true; minor: number } | { ok: false; problem: CsvProblem };
 
-const CATALOG_COLUMNS = ['title', 'unit_price', 'unit_measure', 'external_code'] as const;
+const CATALOG_COLUMNS = ['title', 'unit_price', 'unit_measure', 'external_code', 'barcode', 'category'] as const;
 const REQUIRED_COLUMNS = ['title', 'unit_price', 'unit_measure'] as const;
 type Column = (typeof CATALOG_COLUMNS)[number];
 
@@ -164,8 +170,8 @@ export function parseCsvPrice(text: string, currency: Currency): CsvPrice {
 }
 
 /**
- * Reads a catalog CSV: a header naming title, unit_price, unit_measure and optionally external_code (any case, any
- * order), then one item per row; blank rows are skipped. Every row is checked, and all problems are returned, each
+ * Reads a catalog CSV: a header naming title, unit_price, unit_measure and optionally external_code, barcode and
+ * category (issue 29) (any case, any order), then one item per row; blank rows are skipped. Every row is checked, and all problems are returned, each
  * with its line (the caller shows the first ones); a file with any problem yields no rows. Two rows for the same
  * external_code, or (without a code) the same title, are a problem: the file would say two things about one item.
  */
@@ -183,6 +189,7 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
   const problems: CsvProblem[] = [];
   const rows: CatalogCsvRow[] = [];
   const codeLines = new Map<string, number>();
+  const barcodeLines = new Map<string, number>();
   const titleLines = new Map<string, number>();
   for (const record of data) {
     const at = record.line;
@@ -209,6 +216,18 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
     // issue 26: platform-facts "Create-order limits" (items[].external_code at most 30 characters).
     if (code.length > MAX_EXTERNAL_CODE) problems.push(csvProblem(at, 'code_too_long', { value: cutCell(code), max: MAX_EXTERNAL_CODE }));
     else if (code !== '' && !EXTERNAL_CODE.test(code)) problems.push(csvProblem(at, 'code_invalid', { value: cutCell(code) }));
+    // issue 29: a barcode is checked as the editor checks it (a GTIN's check digit: shared/barcode.ts).
+    const barcode = cell('barcode');
+    const barcodeCheck = barcode === '' ? null : checkBarcode(barcode);
+    if (barcodeCheck && !barcodeCheck.ok) {
+      problems.push(csvProblem(at, barcodeCheck.problem === 'check_digit' ? 'barcode_check_digit' : 'barcode_invalid', { value: cutCell(barcode) }));
+    } else if (barcode !== '') {
+      const first = barcodeLines.get(barcode);
+      if (first !== undefined) problems.push(csvProblem(at, 'barcode_duplicate', { value: barcode, firstLine: first }));
+      else barcodeLines.set(barcode, at);
+    }
+    const category = cell('category');
+    if (category.length > MAX_CATEGORY_NAME || CONTROL.test(category)) problems.push(csvProblem(at, 'category_invalid', { value: cutCell(category), max: MAX_CATEGORY_NAME }));
     if (problems.length > before || !price.ok) continue;
     if (code !== '') {
       const first = codeLines.get(code);
@@ -225,7 +244,15 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
       }
       titleLines.set(title, record.line);
     }
-    rows.push({ line: record.line, title, unitPriceMinor: price.minor, unitMeasure, externalCode: code === '' ? null : code });
+    rows.push({
+      line: record.line,
+      title,
+      unitPriceMinor: price.minor,
+      unitMeasure,
+      externalCode: code === '' ? null : code,
+      barcode: barcode === '' ? null : barcode,
+      category: category === '' ? null : category,
+    });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, rows };
 }

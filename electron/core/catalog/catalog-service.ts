@@ -1,9 +1,12 @@
 import type Database from 'better-sqlite3';
 import { CatalogRepo, DuplicateCodeError, type CatalogFields, type CatalogRow } from '../store/catalog-repo.ts';
+import { CategoriesRepo, DuplicateCategoryError } from '../store/categories-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
 import type { Clock } from '../ports.ts';
 import { MAX_CATALOG_ITEMS, parseCatalogCsv, type CatalogCsvRow } from './catalog-csv.ts';
-import type { CatalogImportReport, CatalogItem, KioskInput } from '../../../shared/kiosk-api.ts';
+import type { CatalogCategory, CatalogImportReport, CatalogItem, KioskInput } from '../../../shared/kiosk-api.ts';
+import { checkBarcode } from '../../../shared/barcode.ts';
+import { MAX_CATEGORIES } from '../../../shared/catalog-limits.ts';
 import { formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 import { csvProblem, csvProblemText, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
 import { MAX_EXTERNAL_CODE } from '../../../shared/platform-limits.ts';
@@ -32,12 +35,14 @@ export interface CatalogOptions {
 export class Catalog {
   readonly #db: Database.Database;
   readonly #repo: CatalogRepo;
+  readonly #categories: CategoriesRepo;
   readonly #audit: AuditLog;
   readonly #newId: () => string;
 
   constructor(options: CatalogOptions) {
     this.#db = options.db;
     this.#repo = new CatalogRepo(options.db, options.clock);
+    this.#categories = new CategoriesRepo(options.db, options.clock);
     this.#audit = options.audit;
     this.#newId = options.newId;
   }
@@ -51,9 +56,10 @@ export class Catalog {
   }
 
   /**
-   * Creates the item (no id) or replaces the fields of item `id`; an absent externalCode keeps the item's code, null
-   * clears it. Throws a KioskFailure (refuse): item_not_found, duplicate_code, invalid_amount (not a price of `currency`, or
-   * zero), catalog_full (a new item beyond MAX_CATALOG_ITEMS).
+   * Creates the item (no id) or replaces the fields of item `id`; an absent externalCode, barcode or categoryId keeps
+   * the item's, null clears it. Throws a KioskFailure (refuse): item_not_found, duplicate_code, invalid_amount (not a price of
+   * `currency`, or zero), catalog_full (a new item beyond MAX_CATALOG_ITEMS); issue 29: invalid_barcode (a GTIN whose
+   * check digit is wrong: shared/barcode.ts), duplicate_barcode, category_not_found.
    */
   save(input: KioskInput<'saveCatalogItem'>['item'], currency: Currency, actor: string): CatalogItem {
     const price = parseAmount(input.unitPrice, currency);
@@ -63,6 +69,10 @@ export class Catalog {
     if (input.externalCode && input.externalCode.length > MAX_EXTERNAL_CODE) {
       throw refuse('code_too_long', `The code ${input.externalCode} has ${input.externalCode.length} characters; the payment platform takes at most ${MAX_EXTERNAL_CODE}.`);
     }
+    if (input.barcode) {
+      const checked = checkBarcode(input.barcode);
+      if (!checked.ok) throw refuse('invalid_barcode', `The barcode ${input.barcode} is not valid: ${barcodeReason(checked.problem)}.`);
+    }
     return this.#db.transaction(() => {
       const existing = input.id === undefined ? null : this.#repo.get(input.id);
       if (input.id !== undefined && !existing) throw refuse('item_not_found', `There is no catalog item ${input.id}.`);
@@ -71,7 +81,14 @@ export class Catalog {
         const holder = this.#repo.byCode(externalCode);
         if (holder && holder.id !== existing?.id) throw duplicateCode(externalCode, holder);
       }
-      const fields: CatalogFields = { title: input.title, unitPriceMinor: price.minor, currency, unitMeasure: input.unitMeasure, externalCode };
+      const barcode = input.barcode === undefined ? (existing?.barcode ?? null) : input.barcode;
+      if (barcode !== null) {
+        const holder = this.#repo.byBarcode(barcode);
+        if (holder && holder.id !== existing?.id) throw refuse('duplicate_barcode', `The barcode ${barcode} already belongs to "${holder.title}".`);
+      }
+      const categoryId = input.categoryId === undefined ? (existing?.categoryId ?? null) : input.categoryId;
+      if (categoryId !== null && !this.#categories.get(categoryId)) throw refuse('category_not_found', `There is no category ${categoryId}.`);
+      const fields: CatalogFields = { title: input.title, unitPriceMinor: price.minor, currency, unitMeasure: input.unitMeasure, externalCode, barcode, categoryId };
       let row: CatalogRow;
       try {
         if (existing) {
@@ -111,7 +128,9 @@ export class Catalog {
     if (!parsed.ok) throw invalidCsv(parsed.problems);
     return this.#db.transaction(() => {
       const existing = this.#repo.all();
-      const plan = planImport(parsed.rows, existing, currency);
+      // issue 29: a row's category is named; a name the store does not have yet becomes a category.
+      const categoryIds = this.#categoryIdsFor(parsed.rows);
+      const plan = planImport(parsed.rows, existing, currency, categoryIds);
       if (!plan.ok) throw invalidCsv(plan.problems);
       const total = existing.length + plan.added.length;
       if (total > MAX_CATALOG_ITEMS) {
@@ -124,17 +143,82 @@ export class Catalog {
       return report;
     })();
   }
+
+  /** issue 29: the store's categories, by name, each with how many items are in it. */
+  listCategories(): CatalogCategory[] {
+    return this.#categories.all().map((row) => ({ id: row.id, name: row.name, items: this.#categories.itemCount(row.id) }));
+  }
+
+  /**
+   * Adds a category (no id) or renames category `id` (its id, which orders send, stays). Throws a KioskFailure (refuse):
+   * category_not_found, duplicate_category (the name, whatever its case, is another category's), categories_full.
+   */
+  saveCategory(input: { id?: string | undefined; name: string }, actor: string): CatalogCategory {
+    const name = input.name.trim();
+    return this.#db.transaction(() => {
+      const holder = this.#categories.byName(name);
+      if (holder && holder.id !== input.id) throw refuse('duplicate_category', `Another category is already named "${holder.name}".`);
+      let id: string;
+      try {
+        if (input.id !== undefined) {
+          if (!this.#categories.rename(input.id, name)) throw refuse('category_not_found', `There is no category ${input.id}.`);
+          id = input.id;
+        } else {
+          if (this.#categories.all().length >= MAX_CATEGORIES) throw refuse('categories_full', `The store keeps at most ${MAX_CATEGORIES} categories.`);
+          id = this.#categories.insert(this.#newId(), name).id;
+        }
+      } catch (error) {
+        if (error instanceof DuplicateCategoryError) throw refuse('duplicate_category', `Another category is already named "${name}".`);
+        throw error;
+      }
+      this.#audit.append({ actor, action: input.id !== undefined ? 'category.renamed' : 'category.added', subject: id, detail: { name } });
+      return { id, name, items: this.#categories.itemCount(id) };
+    })();
+  }
+
+  /** Removes category `id`; its items are left without one. Throws a KioskFailure category_not_found. */
+  deleteCategory(id: string, actor: string): void {
+    this.#db.transaction(() => {
+      const existing = this.#categories.get(id);
+      if (!existing) throw refuse('category_not_found', `There is no category ${id}.`);
+      const items = this.#categories.itemCount(id);
+      this.#categories.delete(id);
+      this.#audit.append({ actor, action: 'category.removed', subject: id, detail: { name: existing.name, items } });
+    })();
+  }
+
+  /** The ids of the categories the rows name (lower-cased name → id), adding the ones the store does not have yet. */
+  #categoryIdsFor(rows: readonly CatalogCsvRow[]): Map<string, string> {
+    const ids = new Map<string, string>();
+    for (const row of rows) {
+      if (row.category === null || ids.has(row.category.toLowerCase())) continue;
+      const known = this.#categories.byName(row.category);
+      if (!known && this.#categories.all().length >= MAX_CATEGORIES) {
+        throw refuse('categories_full', `The file names more categories than the store keeps (${MAX_CATEGORIES}); nothing was imported.`);
+      }
+      ids.set(row.category.toLowerCase(), known?.id ?? this.#categories.insert(this.#newId(), row.category).id);
+    }
+    return ids;
+  }
+}
+
+function barcodeReason(problem: 'length' | 'characters' | 'check_digit'): string {
+  if (problem === 'check_digit') return 'its check digit is wrong';
+  if (problem === 'length') return 'a barcode has 6 to 64 characters';
+  return 'a barcode holds only letters, digits, - and _';
 }
 
 type ImportPlan =
   | { ok: true; added: CatalogFields[]; updated: Array<{ id: string; fields: CatalogFields }>; unchanged: number }
   | { ok: false; problems: CsvProblem[] };
 
-function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Currency): ImportPlan {
+function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Currency, categoryIds: ReadonlyMap<string, string>): ImportPlan {
   const byCode = new Map<string, CatalogRow>();
+  const byBarcode = new Map<string, CatalogRow>();
   const byTitle = new Map<string, CatalogRow[]>();
   for (const row of existing) {
     if (row.externalCode !== null) byCode.set(row.externalCode, row);
+    if (row.barcode !== null) byBarcode.set(row.barcode, row);
     byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row]);
   }
   const problems: CsvProblem[] = [];
@@ -145,6 +229,8 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
   for (const row of rows) {
     let match: CatalogRow | null;
     if (row.externalCode !== null) match = byCode.get(row.externalCode) ?? null;
+    // issue 29: a row without a code but with a barcode is the item with that barcode.
+    else if (row.barcode !== null && byBarcode.has(row.barcode)) match = byBarcode.get(row.barcode) ?? null;
     else {
       const titled = byTitle.get(row.title) ?? [];
       if (titled.length > 1) {
@@ -159,7 +245,15 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
       currency,
       unitMeasure: row.unitMeasure,
       externalCode: row.externalCode ?? match?.externalCode ?? null,
+      // issue 29: an empty barcode or category cell keeps the item's, as an empty external_code does.
+      barcode: row.barcode ?? match?.barcode ?? null,
+      categoryId: row.category === null ? (match?.categoryId ?? null) : (categoryIds.get(row.category.toLowerCase()) ?? null),
     };
+    const barcodeHolder = fields.barcode === null ? undefined : byBarcode.get(fields.barcode);
+    if (barcodeHolder && barcodeHolder.id !== match?.id) {
+      problems.push(csvProblem(row.line, 'barcode_taken', { value: fields.barcode ?? '', title: cutCell(barcodeHolder.title) }));
+      continue;
+    }
     if (!match) {
       added.push(fields);
       continue;
@@ -175,7 +269,9 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
       match.unitPriceMinor === fields.unitPriceMinor &&
       match.currency === fields.currency &&
       match.unitMeasure === fields.unitMeasure &&
-      match.externalCode === fields.externalCode;
+      match.externalCode === fields.externalCode &&
+      match.barcode === fields.barcode &&
+      match.categoryId === fields.categoryId;
     if (same) unchanged += 1;
     else updated.push({ id: match.id, fields });
   }
@@ -203,10 +299,12 @@ function toCatalogItem(row: CatalogRow): CatalogItem {
     unitPrice: formatAmount(row.unitPriceMinor, row.currency),
     unitMeasure: row.unitMeasure,
     externalCode: row.externalCode,
+    barcode: row.barcode,
+    categoryId: row.categoryId,
     updatedAt: new Date(row.updatedAt).toISOString(),
   };
 }
 
 function auditDetail(row: CatalogRow): Record<string, unknown> {
-  return { title: row.title, unitPrice: formatAmount(row.unitPriceMinor, row.currency), currency: row.currency, externalCode: row.externalCode };
+  return { title: row.title, unitPrice: formatAmount(row.unitPriceMinor, row.currency), currency: row.currency, externalCode: row.externalCode, barcode: row.barcode, categoryId: row.categoryId };
 }

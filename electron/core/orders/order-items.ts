@@ -44,6 +44,9 @@ export function orderItems(items: ItemInput[] | undefined, totalMinor: number, c
       quantity: item.quantity,
       unit_measure: item.unitMeasure,
       ...(item.externalCode ? { external_code: item.externalCode } : {}),
+      // issue 29: the catalog item's category, for the platform's category discounts (seed 2.6). The kiosk sends no
+      // discounts.payment_methods with it (seed 2.7: the two cannot be combined).
+      ...(item.categoryId ? { external_categories: [{ id: item.categoryId }] } : {}),
     });
   }
   if (sum !== totalMinor) {
@@ -62,7 +65,8 @@ export function orderItems(items: ItemInput[] | undefined, totalMinor: number, c
  * The lines as the platform accepts them (platform-facts "Create-order limits"): codes longer than 30 characters left
  * out (the platform answers 400 to them), and at most 10 lines: the first 9 as they are, the rest added up into one
  * line of quantity 1 ("Otros N artículos", "Outros N itens" for a Brazilian seller: the customer's app shows it), so
- * the lines still add up to the total.
+ * the lines still add up to the total. issue 29: the first 9 keep their external_categories; the folded line carries
+ * none, as it mixes items of any category (a category discount then applies to the 9 only, never to a wrong item).
  */
 export function sendableItems(lines: readonly RequestItem[], currency: Currency): RequestItem[] {
   const coded = lines.map(({ external_code: code, ...line }) => (code !== undefined && code.length <= MAX_EXTERNAL_CODE ? { ...line, external_code: code } : line));

@@ -4,6 +4,7 @@ import { KioskStoreError } from './database.ts';
 import { DamagedRowError } from './orders-repo.ts';
 import type { Clock } from '../ports.ts';
 import { CURRENCIES, formatAmount, type Currency } from '../../../shared/money.ts';
+import { checkBarcode } from '../../../shared/barcode.ts';
 
 /** One product of the local catalog (issue 5 "Sale"), as stored: the price in minor units of `currency`. */
 export interface CatalogRow {
@@ -13,11 +14,15 @@ export interface CatalogRow {
   currency: Currency;
   unitMeasure: string;
   externalCode: string | null;
+  /** issue 29: unique when present; a GTIN's check digit is right (shared/barcode.ts). */
+  barcode: string | null;
+  /** issue 29: the item's category (categories-repo.ts), sent as items[].external_categories (seed 2.6). */
+  categoryId: string | null;
   createdAt: number;
   updatedAt: number;
 }
 
-export type CatalogFields = Pick<CatalogRow, 'title' | 'unitPriceMinor' | 'currency' | 'unitMeasure' | 'externalCode'>;
+export type CatalogFields = Pick<CatalogRow, 'title' | 'unitPriceMinor' | 'currency' | 'unitMeasure' | 'externalCode' | 'barcode' | 'categoryId'>;
 
 // The KioskApi's catalogItemInput and seed 2.6 / 8: title up to 150, unit_measure up to 10, no control characters;
 // external_code letters, digits, - and _ (at most 64). The same rules guard writes and re-check reads.
@@ -28,6 +33,11 @@ const fieldsSchema = z.object({
   currency: z.enum(CURRENCIES),
   unitMeasure: printable(10),
   externalCode: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not letters, digits, - and _ (at most 64)').nullable(),
+  barcode: z
+    .string()
+    .refine((code) => checkBarcode(code).ok, 'is not a barcode (shared/barcode.ts)')
+    .nullable(),
+  categoryId: z.string().min(1).max(64).nullable(),
 });
 const rowSchema = z.object({
   id: z.string().min(1).max(64),
@@ -36,6 +46,8 @@ const rowSchema = z.object({
   currency: z.string(),
   unit_measure: z.string(),
   external_code: z.string().nullable(),
+  barcode: z.string().nullable(),
+  category_id: z.string().nullable(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
 });
@@ -50,16 +62,30 @@ export class CatalogRepo {
   readonly #count: Database.Statement;
   readonly #byId: Database.Statement;
   readonly #byCode: Database.Statement;
+  readonly #byBarcode: Database.Statement;
+  readonly #setCodes: Database.Statement;
+  readonly #clearCodes: Database.Statement;
   readonly #insert: Database.Statement;
   readonly #update: Database.Statement;
   readonly #delete: Database.Statement;
 
+  readonly #db: Database.Database;
+
   constructor(db: Database.Database, clock: Clock) {
+    this.#db = db;
     this.#clock = clock;
-    this.#all = db.prepare('SELECT * FROM catalog ORDER BY title COLLATE NOCASE, title, id');
+    // issue 29: the barcode and category live beside the item (migrations.ts, the barcode/category step).
+    const select = 'SELECT c.*, x.barcode, x.category_id FROM catalog c LEFT JOIN catalog_item_codes x ON x.item_id = c.id';
+    this.#all = db.prepare(`${select} ORDER BY c.title COLLATE NOCASE, c.title, c.id`);
     this.#count = db.prepare('SELECT count(*) AS n FROM catalog');
-    this.#byId = db.prepare('SELECT * FROM catalog WHERE id = ?');
-    this.#byCode = db.prepare('SELECT * FROM catalog WHERE external_code = ?');
+    this.#byId = db.prepare(`${select} WHERE c.id = ?`);
+    this.#byCode = db.prepare(`${select} WHERE c.external_code = ?`);
+    this.#byBarcode = db.prepare(`${select} WHERE x.barcode = ?`);
+    this.#setCodes = db.prepare(
+      `INSERT INTO catalog_item_codes (item_id, barcode, category_id) VALUES (@id, @barcode, @categoryId)
+       ON CONFLICT (item_id) DO UPDATE SET barcode = excluded.barcode, category_id = excluded.category_id`,
+    );
+    this.#clearCodes = db.prepare('DELETE FROM catalog_item_codes WHERE item_id = ?');
     this.#insert = db.prepare(
       `INSERT INTO catalog (id, title, unit_price_minor, currency, unit_measure, external_code, created_at, updated_at)
        VALUES (@id, @title, @unitPriceMinor, @currency, @unitMeasure, @externalCode, @now, @now)`,
@@ -91,17 +117,37 @@ export class CatalogRepo {
     return row === undefined ? null : readRow(row);
   }
 
-  /** Throws KioskStoreError for fields outside the rules, or an external_code another item holds (SQLite's UNIQUE). */
+  byBarcode(barcode: string): CatalogRow | null {
+    const row = this.#byBarcode.get(barcode);
+    return row === undefined ? null : readRow(row);
+  }
+
+  /**
+   * Throws KioskStoreError for fields outside the rules, DuplicateCodeError for an external_code or a barcode another
+   * item holds (SQLite's UNIQUE), or for a category that does not exist (its foreign key). Nothing is written then.
+   */
   insert(id: string, fields: CatalogFields): CatalogRow {
     const checked = check(fields, id);
-    this.#run(() => this.#insert.run({ id, ...checked, now: this.#clock.now() }), id);
+    this.#db.transaction(() => {
+      this.#run(() => this.#insert.run({ id, ...columns(checked), now: this.#clock.now() }), id);
+      this.#writeCodes(id, checked);
+    })();
     return this.get(id) as CatalogRow;
   }
 
   /** Replaces the item's fields; false when there is no item `id`. Throws as insert does. */
   update(id: string, fields: CatalogFields): boolean {
     const checked = check(fields, id);
-    return this.#run(() => this.#update.run({ id, ...checked, now: this.#clock.now() }), id).changes === 1;
+    return this.#db.transaction(() => {
+      const changed = this.#run(() => this.#update.run({ id, ...columns(checked), now: this.#clock.now() }), id).changes === 1;
+      if (changed) this.#writeCodes(id, checked);
+      return changed;
+    })();
+  }
+
+  #writeCodes(id: string, fields: CatalogFields): void {
+    if (fields.barcode === null && fields.categoryId === null) this.#clearCodes.run(id);
+    else this.#run(() => this.#setCodes.run({ id, barcode: fields.barcode, categoryId: fields.categoryId }), id);
   }
 
   /** False when there is no item `id`. */
@@ -115,15 +161,16 @@ export class CatalogRepo {
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateCodeError(id);
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new KioskStoreError(`refusing to store catalog item ${id}: its category does not exist`);
       throw error;
     }
   }
 }
 
-/** Another item already holds this external_code. */
+/** Another item already holds this external_code or this barcode. */
 export class DuplicateCodeError extends KioskStoreError {
   constructor(readonly itemId: string) {
-    super(`catalog item ${itemId}: another item already has this external_code`);
+    super(`catalog item ${itemId}: another item already has this external_code or barcode`);
     this.name = 'DuplicateCodeError';
   }
 }
@@ -137,6 +184,12 @@ function check(fields: CatalogFields, id: string): CatalogFields {
   return parsed.data;
 }
 
+/** The catalog table's own columns (the barcode and category go to catalog_item_codes). */
+function columns(fields: CatalogFields): Omit<CatalogFields, 'barcode' | 'categoryId'> {
+  const { barcode: _barcode, categoryId: _category, ...own } = fields;
+  return own;
+}
+
 function readRow(raw: unknown): CatalogRow {
   const id = String((raw as { id?: unknown } | null)?.id ?? '?');
   const row = rowSchema.safeParse(raw);
@@ -148,6 +201,8 @@ function readRow(raw: unknown): CatalogRow {
     currency: r.currency,
     unitMeasure: r.unit_measure,
     externalCode: r.external_code,
+    barcode: r.barcode,
+    categoryId: r.category_id,
   });
   if (!fields.success) {
     const issue = fields.error.issues[0];

@@ -252,4 +252,24 @@ export const KIOSK_MIGRATIONS: readonly string[] = [
      counted_by_id TEXT,
      counted_by_name TEXT
    ) STRICT;`,
+  // The barcode/category step (issue 29, after the cash step): a catalog item's barcode (shared/barcode.ts; unique when present, so a
+  // scan names one item) and its category (seed 2.6 items[].external_categories), and the store's short list of
+  // categories a manager keeps in Settings. Both live beside the item in catalog_item_codes, one row per item that has
+  // either, rather than as columns of catalog: like steps 4 to 8, IF NOT EXISTS keeps the step safe to run again on a
+  // file whose version was wound back (ALTER TABLE ADD COLUMN is not), and every catalog row stays as it was. A
+  // category's id is what orders send, so renaming it keeps its discounts on the platform; removing it leaves its
+  // items without one (ON DELETE SET NULL), and deleting an item takes its codes (CASCADE).
+  `CREATE TABLE IF NOT EXISTS categories (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE UNIQUE INDEX IF NOT EXISTS categories_name ON categories (name COLLATE NOCASE);
+   CREATE TABLE IF NOT EXISTS catalog_item_codes (
+     item_id TEXT PRIMARY KEY REFERENCES catalog (id) ON DELETE CASCADE,
+     barcode TEXT UNIQUE,
+     category_id TEXT REFERENCES categories (id) ON DELETE SET NULL
+   ) STRICT;
+   CREATE INDEX IF NOT EXISTS catalog_item_codes_category ON catalog_item_codes (category_id);`,
 ];

@@ -14,7 +14,7 @@ const csvEn: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   quote_unclosed: 'Line {line}: a quoted field is never closed (a " is missing).',
   text_after_quote: 'Line {line}: there is text after the closing quote of a field; put the whole field in quotes.',
   quote_in_field: 'Line {line}: a quote (") inside a field that is not in quotes; put the whole field in quotes and write the quote twice ("").',
-  header_missing: 'Line {line}: the first line must name the columns: title, unit_price, unit_measure and optionally external_code.',
+  header_missing: 'Line {line}: the first line must name the columns: title, unit_price, unit_measure and optionally external_code, barcode and category.',
   column_duplicate: 'Line {line}: the column {column} appears twice.',
   column_unnamed: 'Line {line}: column {position} has no name.',
   too_many_items: 'The file has {count} products; the catalog holds at most {max}.',
@@ -38,12 +38,17 @@ const csvEn: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   title_duplicate: 'Line {line}: “{title}” is also on line {firstLine}; give the lines an external_code to tell them apart.',
   title_ambiguous: 'Line {line}: {count} products in the catalog are called “{title}”; give the line an external_code.',
   same_item: 'Line {line}: changes the same product as line {firstLine}.',
+  barcode_invalid: 'Line {line}: the barcode “{value}” is not a barcode (6 to 64 letters, digits, - and _).',
+  barcode_check_digit: 'Line {line}: the barcode {value} has a wrong check digit (its last digit). Check it or scan it again.',
+  barcode_duplicate: 'Line {line}: the barcode {value} is also on line {firstLine}.',
+  barcode_taken: 'Line {line}: the barcode {value} already belongs to the product “{title}”.',
+  category_invalid: 'Line {line}: the category “{value}” is longer than {max} characters or has a line break.',
 };
 const csvEs: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   quote_unclosed: 'Línea {line}: un campo entre comillas nunca se cierra (falta una ").',
   text_after_quote: 'Línea {line}: hay texto después de la comilla que cierra un campo; ponga el campo entero entre comillas.',
   quote_in_field: 'Línea {line}: hay una comilla (") en un campo sin comillas; ponga el campo entero entre comillas y escriba la comilla dos veces ("").',
-  header_missing: 'Línea {line}: la primera línea debe nombrar las columnas: title, unit_price, unit_measure y, opcional, external_code.',
+  header_missing: 'Línea {line}: la primera línea debe nombrar las columnas: title, unit_price, unit_measure y, opcionales, external_code, barcode y category.',
   column_duplicate: 'Línea {line}: la columna {column} aparece dos veces.',
   column_unnamed: 'Línea {line}: la columna {position} no tiene nombre.',
   too_many_items: 'El archivo tiene {count} productos; el catálogo admite como máximo {max}.',
@@ -67,12 +72,17 @@ const csvEs: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   title_duplicate: 'Línea {line}: “{title}” también está en la línea {firstLine}; dé a las líneas un external_code para distinguirlas.',
   title_ambiguous: 'Línea {line}: {count} productos del catálogo se llaman “{title}”; dé a la línea un external_code.',
   same_item: 'Línea {line}: cambia el mismo producto que la línea {firstLine}.',
+  barcode_invalid: 'Línea {line}: “{value}” no es un código de barras (de 6 a 64 letras, dígitos, - y _).',
+  barcode_check_digit: 'Línea {line}: el código de barras {value} tiene mal el dígito de control (el último). Revíselo o escanéelo de nuevo.',
+  barcode_duplicate: 'Línea {line}: el código de barras {value} también está en la línea {firstLine}.',
+  barcode_taken: 'Línea {line}: el código de barras {value} ya es del producto “{title}”.',
+  category_invalid: 'Línea {line}: la categoría “{value}” tiene más de {max} caracteres o un salto de línea.',
 };
 const csvPt: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   quote_unclosed: 'Linha {line}: um campo entre aspas nunca é fechado (falta uma ").',
   text_after_quote: 'Linha {line}: há texto depois das aspas que fecham um campo; coloque o campo inteiro entre aspas.',
   quote_in_field: 'Linha {line}: há aspas (") em um campo sem aspas; coloque o campo inteiro entre aspas e escreva as aspas duas vezes ("").',
-  header_missing: 'Linha {line}: a primeira linha deve nomear as colunas: title, unit_price, unit_measure e, opcional, external_code.',
+  header_missing: 'Linha {line}: a primeira linha deve nomear as colunas: title, unit_price, unit_measure e, opcionais, external_code, barcode e category.',
   column_duplicate: 'Linha {line}: a coluna {column} aparece duas vezes.',
   column_unnamed: 'Linha {line}: a coluna {position} não tem nome.',
   too_many_items: 'O arquivo tem {count} produtos; o catálogo comporta no máximo {max}.',
@@ -96,6 +106,11 @@ const csvPt: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   title_duplicate: 'Linha {line}: “{title}” também está na linha {firstLine}; dê às linhas um external_code para diferenciá-las.',
   title_ambiguous: 'Linha {line}: {count} produtos do catálogo se chamam “{title}”; dê à linha um external_code.',
   same_item: 'Linha {line}: altera o mesmo produto que a linha {firstLine}.',
+  barcode_invalid: 'Linha {line}: “{value}” não é um código de barras (de 6 a 64 letras, dígitos, - e _).',
+  barcode_check_digit: 'Linha {line}: o código de barras {value} tem o dígito de controle (o último) errado. Confira ou escaneie de novo.',
+  barcode_duplicate: 'Linha {line}: o código de barras {value} também está na linha {firstLine}.',
+  barcode_taken: 'Linha {line}: o código de barras {value} já é do produto “{title}”.',
+  category_invalid: 'Linha {line}: a categoria “{value}” tem mais de {max} caracteres ou uma quebra de linha.',
 };
 
 const en = {
@@ -131,7 +146,7 @@ const en = {
   'catalog.edit.unitHint': 'How the product is counted: unit, kg, l, m… (at most 10 characters).',
   'catalog.edit.codeHint': 'Your own code for the product (SKU, barcode); letters, digits, - and _, at most 30. Leave it empty if there is none.',
   'catalog.import.title': 'Import from a CSV file',
-  'catalog.import.columns': 'The first line names the columns: title, unit_price, unit_measure and, optionally, external_code. One product per line; prices with a dot for decimals.',
+  'catalog.import.columns': 'The first line names the columns: title, unit_price, unit_measure and, optionally, external_code, barcode and category. One product per line; prices with a dot for decimals.',
   'catalog.import.exampleLabel': 'Example file',
   'catalog.import.exampleRow1': 'Coffee,2.50,unit,CAFE-01',
   'catalog.import.exampleRow2': 'Sugar 1 kg,1.20,kg,',
@@ -147,8 +162,8 @@ const en = {
   'catalog.import.empty': 'The file is empty.',
   ...prefixed('catalog.csv.', csvEn),
   'catalog.csv.columns_unknown': {
-    one: 'Line {line}: {count} column the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code.',
-    other: 'Line {line}: {count} columns the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code.',
+    one: 'Line {line}: {count} column the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code, barcode and category.',
+    other: 'Line {line}: {count} columns the kiosk does not know: {columns}. The columns are title, unit_price, unit_measure and optionally external_code, barcode and category.',
   },
   'catalog.csv.columns_missing': { one: 'Line {line}: {count} column is missing: {columns}.', other: 'Line {line}: {count} columns are missing: {columns}.' },
 } satisfies Table;
@@ -185,7 +200,7 @@ const es: Translation<typeof en> = {
   'catalog.edit.unitHint': 'Cómo se cuenta el producto: unidad, kg, l, m… (hasta 10 caracteres).',
   'catalog.edit.codeHint': 'Su propio código del producto (SKU, código de barras); letras, números, - y _, hasta 30. Déjelo vacío si no hay.',
   'catalog.import.title': 'Importar desde un archivo CSV',
-  'catalog.import.columns': 'La primera línea nombra las columnas: title, unit_price, unit_measure y, opcional, external_code. Un producto por línea; precios con punto decimal.',
+  'catalog.import.columns': 'La primera línea nombra las columnas: title, unit_price, unit_measure y, opcionales, external_code, barcode y category. Un producto por línea; precios con punto decimal.',
   'catalog.import.exampleLabel': 'Archivo de ejemplo',
   'catalog.import.exampleRow1': 'Café,2.50,unidad,CAFE-01',
   'catalog.import.exampleRow2': 'Azúcar 1 kg,1.20,kg,',
@@ -201,8 +216,8 @@ const es: Translation<typeof en> = {
   'catalog.import.empty': 'El archivo está vacío.',
   ...prefixed('catalog.csv.', csvEs),
   'catalog.csv.columns_unknown': {
-    one: 'Línea {line}: {count} columna desconocida: {columns}. Las columnas son title, unit_price, unit_measure y, opcional, external_code.',
-    other: 'Línea {line}: {count} columnas desconocidas: {columns}. Las columnas son title, unit_price, unit_measure y, opcional, external_code.',
+    one: 'Línea {line}: {count} columna desconocida: {columns}. Las columnas son title, unit_price, unit_measure y, opcionales, external_code, barcode y category.',
+    other: 'Línea {line}: {count} columnas desconocidas: {columns}. Las columnas son title, unit_price, unit_measure y, opcionales, external_code, barcode y category.',
   },
   'catalog.csv.columns_missing': { one: 'Línea {line}: falta {count} columna: {columns}.', other: 'Línea {line}: faltan {count} columnas: {columns}.' },
 };
@@ -239,7 +254,7 @@ const pt: Translation<typeof en> = {
   'catalog.edit.unitHint': 'Como o produto é contado: unidade, kg, l, m… (até 10 caracteres).',
   'catalog.edit.codeHint': 'Seu próprio código do produto (SKU, código de barras); letras, números, - e _, até 30. Deixe vazio se não houver.',
   'catalog.import.title': 'Importar de um arquivo CSV',
-  'catalog.import.columns': 'A primeira linha nomeia as colunas: title, unit_price, unit_measure e, opcional, external_code. Um produto por linha; preços com ponto decimal.',
+  'catalog.import.columns': 'A primeira linha nomeia as colunas: title, unit_price, unit_measure e, opcionais, external_code, barcode e category. Um produto por linha; preços com ponto decimal.',
   'catalog.import.exampleLabel': 'Arquivo de exemplo',
   'catalog.import.exampleRow1': 'Café,2.50,unidade,CAFE-01',
   'catalog.import.exampleRow2': 'Açúcar 1 kg,1.20,kg,',
@@ -255,8 +270,8 @@ const pt: Translation<typeof en> = {
   'catalog.import.empty': 'O arquivo está vazio.',
   ...prefixed('catalog.csv.', csvPt),
   'catalog.csv.columns_unknown': {
-    one: 'Linha {line}: {count} coluna desconhecida: {columns}. As colunas são title, unit_price, unit_measure e, opcional, external_code.',
-    other: 'Linha {line}: {count} colunas desconhecidas: {columns}. As colunas são title, unit_price, unit_measure e, opcional, external_code.',
+    one: 'Linha {line}: {count} coluna desconhecida: {columns}. As colunas são title, unit_price, unit_measure e, opcionais, external_code, barcode e category.',
+    other: 'Linha {line}: {count} colunas desconhecidas: {columns}. As colunas são title, unit_price, unit_measure e, opcionais, external_code, barcode e category.',
   },
   'catalog.csv.columns_missing': { one: 'Linha {line}: falta {count} coluna: {columns}.', other: 'Linha {line}: faltam {count} colunas: {columns}.' },
 };

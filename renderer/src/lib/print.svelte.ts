@@ -1,4 +1,4 @@
-import { tick } from 'svelte';
+import { tick, type Snippet } from 'svelte';
 import type { KioskOrder } from '../../../shared/kiosk-api.ts';
 import type { KioskState } from './kiosk.svelte.ts';
 
@@ -7,7 +7,22 @@ import type { KioskState } from './kiosk.svelte.ts';
  * otherwise the receipt is put in the page's print area (App.svelte) and the browser's print dialog opens.
  * Stable API for the screens: `printReceipt(kiosk, order)`; `receiptToPrint.order` is what the print area shows.
  */
-export const receiptToPrint = $state<{ order: KioskOrder | null }>({ order: null });
+export const receiptToPrint = $state<{ order: KioskOrder | null; other: Snippet | null }>({ order: null, other: null });
+
+/**
+ * issue 29: another receipt (a cash sale's, components/till/CashReceipt.svelte) printed through the print dialog: the
+ * shell's silent printing knows orders by their id only. `selector` finds the receipt in the print area to fit the page.
+ */
+export async function printOther(receipt: Snippet, selector: string): Promise<void> {
+  receiptToPrint.other = receipt;
+  try {
+    await tick();
+    fitPageToReceipt(document.querySelector<HTMLElement>(`[data-print-area] ${selector}`));
+    window.print();
+  } finally {
+    receiptToPrint.other = null;
+  }
+}
 
 /** `via`: 'printer' — the shell printed silently; 'dialog' — the print dialog was shown (the person chose there). */
 export type PrintOutcome = { ok: true; via: 'printer' | 'dialog' } | { ok: false; error: { code: string; message: string } };

@@ -18,7 +18,7 @@ import { linesTotal } from '../../../renderer/src/components/sale/line-total.ts'
 import type { CatalogItem } from '../../../shared/kiosk-api.ts';
 
 function item(id: string, unitPrice: string, externalCode: string | null = null): CatalogItem {
-  return { id, title: `Item ${id}`, unitPrice, unitMeasure: 'unit', externalCode, updatedAt: '2026-01-15T12:00:00.000Z' };
+  return { id, title: `Item ${id}`, unitPrice, unitMeasure: 'unit', externalCode, barcode: null, categoryId: null, updatedAt: '2026-01-15T12:00:00.000Z' };
 }
 
 /** The lines of an edit that must have been made. */
@@ -34,7 +34,7 @@ function cartOf(...items: CatalogItem[]): CartLine[] {
 test('a first tap adds a line of one; tapping the same product again adds one to its line', () => {
   const coffee = item('coffee', '1200.50', 'SKU-1');
   let lines = applied(addItem([], coffee, 'ARS'));
-  assert.deepEqual(lines, [{ id: 'coffee', title: 'Item coffee', unitPrice: '1200.50', unitMeasure: 'unit', externalCode: 'SKU-1', quantity: 1 }]);
+  assert.deepEqual(lines, [{ id: 'coffee', title: 'Item coffee', unitPrice: '1200.50', unitMeasure: 'unit', externalCode: 'SKU-1', categoryId: null, quantity: 1 }]);
   lines = applied(addItem(lines, coffee, 'ARS'));
   lines = applied(addItem(lines, item('tea', '800.00'), 'ARS'));
   assert.equal(lines.length, 2);
@@ -63,7 +63,7 @@ test(`platform-facts: at most ${MAX_LINES} lines; the next new product is refuse
 });
 
 test(`a line holds at most ${MAX_QUANTITY} units (the createOrder schema's cap)`, () => {
-  const lines: CartLine[] = [{ id: 'bulk', title: 'Bulk', unitPrice: '0.01', unitMeasure: 'unit', externalCode: null, quantity: MAX_QUANTITY - 1 }];
+  const lines: CartLine[] = [{ id: 'bulk', title: 'Bulk', unitPrice: '0.01', unitMeasure: 'unit', externalCode: null, categoryId: null, quantity: MAX_QUANTITY - 1 }];
   const atCap = applied(incrementLine(lines, 'bulk', 'ARS'));
   assert.equal(quantityOf(atCap, 'bulk'), MAX_QUANTITY);
   assert.deepEqual(incrementLine(atCap, 'bulk', 'ARS'), { ok: false, refusal: 'too_many_units' });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { customerCart, isBuilding } from '../../../renderer/src/components/sale/customer-cart.ts';
 import type { CartLine } from '../../../renderer/src/components/sale/cart-edits.ts';
 
-const line = (title: string, unitPrice: string, quantity: number): CartLine => ({ id: title, title, unitPrice, unitMeasure: 'unit', externalCode: null, quantity });
+const line = (title: string, unitPrice: string, quantity: number): CartLine => ({ id: title, title, unitPrice, unitMeasure: 'unit', externalCode: null, categoryId: null, quantity });
 
 test('item lines go with their own totals and the exact sum; the keypad entry is ignored while there are lines', () => {
   const cart = customerCart({ lines: [line('Café', '1500.50', 2), line('Medialuna', '0.10', 3)], entry: '99', orderId: null }, 'ARS');

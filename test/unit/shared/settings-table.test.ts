@@ -9,6 +9,7 @@ import {
   SECRET_SETTINGS,
   SETTINGS,
   SETTINGS_BEHIND_PIN,
+  auditedPatch,
   patchedSettings,
   secretSetting,
   secretSettings,
@@ -135,6 +136,8 @@ describe('a table of the test\'s own derives everything', () => {
     assert.deepEqual(settingsInForce(TEST_TABLE, { tipPercent: 0, hostUrl: null }, context), { tipPercent: 0, terminalName: 'T-CAJA-1', hostUrl: null });
     assert.deepEqual(settingsBehindPin(TEST_TABLE), ['terminalName', 'hostUrl', 'terminalKey']);
     assert.deepEqual(secretSettings(TEST_TABLE), ['terminalKey']);
+    assert.deepEqual(auditedPatch(TEST_TABLE, { tipPercent: 5, terminalKey: 'secret-key-1', hostUrl: undefined }), { tipPercent: 5, terminalKey: 'replaced' });
+    assert.deepEqual(auditedPatch(TEST_TABLE, { terminalKey: null }), { terminalKey: 'forgotten' });
     assert.deepEqual(patchedSettings(TEST_TABLE, { terminalName: 'X', tipPercent: 5 }, { terminalName: null, hostUrl: null, terminalKey: 'secret-key-1' }), { tipPercent: 5, hostUrl: null });
   });
 });

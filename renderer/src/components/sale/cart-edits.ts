@@ -22,6 +22,8 @@ export interface CartLine {
   unitPrice: string;
   unitMeasure: string;
   externalCode: string | null;
+  /** issue 29: the catalog item's category, sent as items[].external_categories (seed 2.6). */
+  categoryId: string | null;
   quantity: number;
 }
 
@@ -42,7 +44,15 @@ export function quantityOf(lines: readonly CartLine[], id: string): number {
 export function addItem(lines: readonly CartLine[], item: CatalogItem, currency: string): CartEdit {
   if (lines.some((line) => line.id === item.id)) return incrementLine(lines, item.id, currency);
   if (lines.length >= MAX_LINES) return { ok: false, refusal: 'too_many_lines' };
-  const line: CartLine = { id: item.id, title: item.title, unitPrice: item.unitPrice, unitMeasure: item.unitMeasure, externalCode: item.externalCode, quantity: 1 };
+  const line: CartLine = {
+    id: item.id,
+    title: item.title,
+    unitPrice: item.unitPrice,
+    unitMeasure: item.unitMeasure,
+    externalCode: item.externalCode,
+    categoryId: item.categoryId,
+    quantity: 1,
+  };
   // A catalog price written for another currency (decimals on a CLP seller) cannot be charged as it is.
   if (linesTotal([line], currency) === null) return { ok: false, refusal: 'bad_price' };
   return checked([...lines, line], currency);
@@ -72,6 +82,7 @@ export function toOrderItems(lines: readonly CartLine[]): OrderItems {
     quantity: l.quantity,
     unitMeasure: l.unitMeasure,
     ...(l.externalCode ? { externalCode: l.externalCode } : {}),
+    ...(l.categoryId ? { categoryId: l.categoryId } : {}),
   }));
 }
 

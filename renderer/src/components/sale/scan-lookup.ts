@@ -6,7 +6,7 @@ import type { CatalogItem } from '../../../../shared/kiosk-api.ts';
  * code the catalog does not know. Both are unique in the catalog (catalog-repo.ts), so at most one item matches each.
  */
 export function findScanned(catalog: readonly CatalogItem[], code: string): CatalogItem | null {
-  return catalog.find((item) => item.externalCode === code) ?? null;
+  return catalog.find((item) => item.barcode === code) ?? catalog.find((item) => item.externalCode === code) ?? null;
 }
 
 /** What a scan on the Sale screen did, for the message the cashier reads (sale.scan.*). */

@@ -118,15 +118,15 @@ describe('catalog CSV', () => {
     assert.deepEqual(parsed, {
       ok: true,
       rows: [
-        { line: 2, title: 'Café con leche', unitPriceMinor: 150050, unitMeasure: 'unit', externalCode: 'CAF-1' },
-        { line: 3, title: 'Pan; francés', unitPriceMinor: 230000, unitMeasure: 'kg', externalCode: null },
+        { line: 2, title: 'Café con leche', unitPriceMinor: 150050, unitMeasure: 'unit', externalCode: 'CAF-1', barcode: null, category: null },
+        { line: 3, title: 'Pan; francés', unitPriceMinor: 230000, unitMeasure: 'kg', externalCode: null, barcode: null, category: null },
       ],
     });
   });
 
   test('the external_code column is optional; blank rows are skipped', () => {
     const parsed = parseCatalogCsv('title,unit_price,unit_measure\n\nTea,2.00,unit\n,,\n', 'BRL');
-    assert.deepEqual(parsed, { ok: true, rows: [{ line: 3, title: 'Tea', unitPriceMinor: 200, unitMeasure: 'unit', externalCode: null }] });
+    assert.deepEqual(parsed, { ok: true, rows: [{ line: 3, title: 'Tea', unitPriceMinor: 200, unitMeasure: 'unit', externalCode: null, barcode: null, category: null }] });
   });
 
   test('unknown columns are an error that names them; missing and repeated columns too', () => {

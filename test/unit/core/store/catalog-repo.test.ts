@@ -16,7 +16,7 @@ let file: string;
 let db: Database.Database;
 let repo: CatalogRepo;
 const clock = { t: Date.UTC(2026, 0, 15, 12), now() { return this.t; } };
-const coffee: CatalogFields = { title: 'Café', unitPriceMinor: 150050, currency: 'ARS', unitMeasure: 'unit', externalCode: 'CAF-1' };
+const coffee: CatalogFields = { title: 'Café', unitPriceMinor: 150050, currency: 'ARS', unitMeasure: 'unit', externalCode: 'CAF-1', barcode: null, categoryId: null };
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'kiosk-catalog-'));

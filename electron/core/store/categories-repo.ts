@@ -1,0 +1,107 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { KioskStoreError } from './database.ts';
+import { DamagedRowError } from './orders-repo.ts';
+import type { Clock } from '../ports.ts';
+import { MAX_CATEGORY_NAME } from '../../../shared/catalog-limits.ts';
+
+/** A category of the catalog (issue 29; seed 2.6 items[].external_categories): its id is what orders send. */
+export interface CategoryRow {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+const nameSchema = z.string().min(1).max(MAX_CATEGORY_NAME).regex(/^[^\p{Cc}]*$/u, 'has control characters');
+const rowSchema = z.object({ id: z.string().min(1).max(64), name: nameSchema, created_at: z.number().int(), updated_at: z.number().int() });
+
+/** Another category already has this name (names are unique whatever their case). */
+export class DuplicateCategoryError extends KioskStoreError {
+  constructor(readonly categoryName: string) {
+    super(`another category is already named ${JSON.stringify(categoryName)}`);
+    this.name = 'DuplicateCategoryError';
+  }
+}
+
+/**
+ * The categories table (migrations.ts, the barcode/category step). Writes refuse a name outside the rules
+ * (KioskStoreError) or one another category has (DuplicateCategoryError); reads re-validate every row (style guide 10).
+ */
+export class CategoriesRepo {
+  readonly #clock: Clock;
+  readonly #all: Database.Statement;
+  readonly #byId: Database.Statement;
+  readonly #byName: Database.Statement;
+  readonly #insert: Database.Statement;
+  readonly #rename: Database.Statement;
+  readonly #delete: Database.Statement;
+  readonly #items: Database.Statement;
+
+  constructor(db: Database.Database, clock: Clock) {
+    this.#clock = clock;
+    this.#all = db.prepare('SELECT * FROM categories ORDER BY name COLLATE NOCASE, id');
+    this.#byId = db.prepare('SELECT * FROM categories WHERE id = ?');
+    this.#byName = db.prepare('SELECT * FROM categories WHERE name = ? COLLATE NOCASE');
+    this.#insert = db.prepare('INSERT INTO categories (id, name, created_at, updated_at) VALUES (@id, @name, @now, @now)');
+    this.#rename = db.prepare('UPDATE categories SET name = @name, updated_at = @now WHERE id = @id');
+    this.#delete = db.prepare('DELETE FROM categories WHERE id = ?');
+    this.#items = db.prepare('SELECT count(*) AS n FROM catalog_item_codes WHERE category_id = ?');
+  }
+
+  all(): CategoryRow[] {
+    return this.#all.all().map(readRow);
+  }
+
+  get(id: string): CategoryRow | null {
+    const row = this.#byId.get(id);
+    return row === undefined ? null : readRow(row);
+  }
+
+  /** The category named `name`, whatever its case. */
+  byName(name: string): CategoryRow | null {
+    const row = this.#byName.get(name);
+    return row === undefined ? null : readRow(row);
+  }
+
+  insert(id: string, name: string): CategoryRow {
+    this.#write(() => this.#insert.run({ id, name: checkName(name), now: this.#clock.now() }), name);
+    return this.get(id) as CategoryRow;
+  }
+
+  /** False when there is no category `id`. */
+  rename(id: string, name: string): boolean {
+    return this.#write(() => this.#rename.run({ id, name: checkName(name), now: this.#clock.now() }), name).changes === 1;
+  }
+
+  /** False when there is no category `id`; its items are left without one (ON DELETE SET NULL). */
+  delete(id: string): boolean {
+    return this.#delete.run(id).changes === 1;
+  }
+
+  /** How many catalog items are in category `id`. */
+  itemCount(id: string): number {
+    return (this.#items.get(id) as { n: number }).n;
+  }
+
+  #write(write: () => Database.RunResult, name: string): Database.RunResult {
+    try {
+      return write();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DuplicateCategoryError(name);
+      throw error;
+    }
+  }
+}
+
+function checkName(name: string): string {
+  const parsed = nameSchema.safeParse(name);
+  if (!parsed.success) throw new KioskStoreError(`refusing to store category ${JSON.stringify(name)}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}
+
+function readRow(raw: unknown): CategoryRow {
+  const row = rowSchema.safeParse(raw);
+  if (!row.success) throw new DamagedRowError('categories', String((raw as { id?: unknown } | null)?.id ?? '?'), row.error.issues[0]?.message ?? 'invalid');
+  return { id: row.data.id, name: row.data.name, createdAt: row.data.created_at, updatedAt: row.data.updated_at };
+}
