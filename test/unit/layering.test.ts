@@ -71,7 +71,7 @@ const violations: Array<[string, string]> = [
   ['electron/main/x.ts', "import { webShellBridge } from '../../renderer/src/lib/bridge.ts';"],
   // issue 13 "lint with no holes": the rules resolve an import against the importing file, so they hold at any depth
   // and in .svelte files.
-  ['renderer/src/components/settings/deep/x.ts', "import { buildSandbox } from '../../../../sandbox/app.ts';"],
+  ['renderer/src/components/settings/deep/x.ts', "import { buildSandbox } from '../../../../../sandbox/app.ts';"],
   ['renderer/src/components/settings/x.ts', "import { buildSandbox } from '../../../../sandbox/app.ts';"],
   ['renderer/src/components/settings/x.ts', "import { buildRelay } from '../../../../relay/app.ts';"],
   ['renderer/src/components/settings/x.ts', "import type { KioskCore } from '../../../../electron/core/compose.ts';"],

@@ -46,6 +46,17 @@ describe('payment-method discounts (training, ARS)', () => {
     assert.equal(created.value.discountApplied, null);
   });
 
+  test('seed 2.6/2.7: a qualifying cart\'s lines go without their categories (the two cannot be combined); the platform takes the order', async () => {
+    const created = await k.core.api.createOrder({
+      amount: '1000.00',
+      items: [{ title: 'Yerba 1 kg', unitPrice: '500.00', quantity: 2, unitMeasure: 'unit', categoryId: 'almacen' }],
+    });
+    assert.ok(created.ok, JSON.stringify(created));
+    const atPlatform = renderOrder(k.platform.sandbox.state.orders.get(created.value.id)!);
+    assert.deepEqual(atPlatform.items?.map((item) => item.external_categories), [undefined]);
+    assert.equal(atPlatform.discounts?.payment_methods.length, 2);
+  });
+
   test('paid with debit: the platform\'s answer carries the discount applied and the discounted paid amount', async () => {
     const created = await k.core.api.createOrder({ amount: '1000.00' });
     assert.ok(created.ok, JSON.stringify(created));
