@@ -10,6 +10,7 @@ import type { Language } from '../../shared/kiosk-names.ts';
 import { join } from 'node:path';
 import { SCREENSHOT_DIR, e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import { renderOrder } from '../../sandbox/domain/order-views.ts';
+import { unlockSettings } from '../support/settings-screen.ts';
 
 const skip = e2eUnavailable() ?? false;
 const WAIT = { timeout: 20_000 };
@@ -44,8 +45,14 @@ test('issue 29: a qualifying cart goes with discounts.payment_methods, both scre
   const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
   try {
     assert.ok((await k.core.api.setPin({ newPin: PIN })).ok);
-    const saved = await k.core.api.updateSettings({ pin: PIN, patch: { paymentDiscounts: [{ type: 'debit_card', off: { percent: 10 } }] } });
+    // The manager chooses 10 % off paying with debit in Settings (behind the PIN); the core keeps exactly that rule.
+    await unlockSettings(k, PIN);
+    await k.page.getByTestId('discount-debit_card-10').click();
+    await k.page.locator('[data-testid="discount-debit_card-10"][aria-pressed="true"]').waitFor(WAIT);
+    const saved = await k.core.api.getSettings({});
     assert.ok(saved.ok, JSON.stringify(saved));
+    assert.deepEqual(saved.value.paymentDiscounts, [{ type: 'debit_card', off: { percent: 10 } }]);
+    await k.page.locator('header nav a[href="#/sale"]').click();
 
     // The waiting screen in each language, at a landscape counter and in portrait; each charge is then withdrawn.
     for (const language of ['es-AR', 'pt-BR', 'en'] as const) {
