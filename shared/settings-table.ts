@@ -166,19 +166,18 @@ type SchemaOf<R> = R extends { value: (kit: SchemaKit) => infer S extends z.ZodT
 type NullOf<R> = R extends { nullable: NullRule } ? null : never;
 type DefaultOf<R> = R extends { default: infer D } ? (D extends (context: DefaultsContext) => infer V ? V : D) : never;
 
-export type PublicName<T extends SettingsTable> = { [K in keyof T]: T[K] extends { secret: true } ? never : K }[keyof T] & string;
-export type SecretName<T extends SettingsTable> = { [K in keyof T]: T[K] extends { secret: true } ? K : never }[keyof T] & string;
+export type PublicSettingName<T extends SettingsTable> = { [K in keyof T]: T[K] extends { secret: true } ? never : K }[keyof T] & string;
+export type SecretSettingName<T extends SettingsTable> = { [K in keyof T]: T[K] extends { secret: true } ? K : never }[keyof T] & string;
 
 /** The `updateSettings` patch: any setting (secrets too, write-only); absent: unchanged. */
 export type SettingsPatchOf<T extends SettingsTable> = { [K in keyof T]?: z.output<SchemaOf<T[K]>> | NullOf<T[K]> };
 /** What a manager set and nothing else; absent: the default. */
-export type StoredSettingsOf<T extends SettingsTable> = { [K in PublicName<T>]?: z.output<SchemaOf<T[K]>> | NullOf<T[K]> };
+export type StoredSettingsOf<T extends SettingsTable> = { [K in PublicSettingName<T>]?: z.output<SchemaOf<T[K]>> | NullOf<T[K]> };
 /** The settings in force: every public setting, the stored choice or the default. */
-export type SettingsInForceOf<T extends SettingsTable> = { [K in PublicName<T>]: z.output<SchemaOf<T[K]>> | NullOf<T[K]> | DefaultOf<T[K]> };
+export type SettingsInForceOf<T extends SettingsTable> = { [K in PublicSettingName<T>]: z.output<SchemaOf<T[K]>> | NullOf<T[K]> | DefaultOf<T[K]> };
 /** What the screens get: the settings in force, and for each secret only whether one is kept. */
-export type SettingsViewOf<T extends SettingsTable> = SettingsInForceOf<T> & { [K in SecretName<T> as `${K}Set`]: boolean };
+export type SettingsViewOf<T extends SettingsTable> = SettingsInForceOf<T> & { [K in SecretSettingName<T> as `${K}Set`]: boolean };
 
-export type SettingName = keyof typeof SETTINGS;
 export type SettingsPatch = SettingsPatchOf<typeof SETTINGS>;
 export type StoredSettings = StoredSettingsOf<typeof SETTINGS>;
 export type SettingsInForce = SettingsInForceOf<typeof SETTINGS>;
@@ -191,8 +190,8 @@ export function settingsBehindPin<T extends SettingsTable>(table: T): Array<keyo
 }
 
 /** The secrets: never stored in the database, never sent to the renderer, never written to the audit. */
-export function secretSettings<T extends SettingsTable>(table: T): Array<SecretName<T>> {
-  return rows(table).filter(([, row]) => row.secret).map(([name]) => name as SecretName<T>);
+export function secretSettings<T extends SettingsTable>(table: T): Array<SecretSettingName<T>> {
+  return rows(table).filter(([, row]) => row.secret).map(([name]) => name as SecretSettingName<T>);
 }
 
 /** The settings in force: each stored choice (null too, where null is a choice), else the row's default. */

@@ -1,7 +1,7 @@
 import { kioskError } from '../../shared/kiosk-errors.ts';
 import { kioskInputs, type KioskApi, type KioskMethod, type Result } from '../../shared/kiosk-api.ts';
 import { isKioskMethod } from '../../shared/kiosk-names.ts';
-import { isDiskFull } from './store/disk-full.ts';
+import { refuse } from '../../shared/kiosk-failure.ts';
 
 /**
  * The one boundary wrapper (style guide 4): the method name must be one of the contract's, and the payload must pass
@@ -11,7 +11,7 @@ import { isDiskFull } from './store/disk-full.ts';
  */
 export async function dispatch(api: KioskApi, method: string, payload: unknown): Promise<Result<unknown>> {
   if (!isKioskMethod(method)) {
-    return { ok: false, error: kioskError('unknown_method', `There is no kiosk method ${method.slice(0, 64)}.`) };
+    return { ok: false, error: refuse('unknown_method', undefined, { details: [method.slice(0, 64)] }).kioskError() };
   }
   const name = method as KioskMethod;
   const parsed = kioskInputs[name].safeParse(payload ?? {});
@@ -24,7 +24,10 @@ export async function dispatch(api: KioskApi, method: string, payload: unknown):
     const call = api[name] as (input: unknown) => Promise<Result<unknown>>;
     return await call.call(api, parsed.data);
   } catch (error) {
-    // issue 27 item 6: a full disk is named, also for a method that is not guarded (api/guards.ts maps the others).
-    return { ok: false, error: kioskError(isDiskFull(error) ? 'disk_full' : 'internal') };
+    // A method that is not guarded: its throw is answered by the same mapping as the guarded ones' (issue 28; issue
+    // 27 item 6: a full disk is named). Loaded only here: the mapping knows the store's errors, which bring SQLite,
+    // and the web shell loads this dispatcher on its cold start (issue 14), when no call has failed yet.
+    const { answerOf } = await import('./api/failures.ts');
+    return { ok: false, error: answerOf(error) };
   }
 }

@@ -33,6 +33,8 @@ async function seedCatalog(k: KioskBrowser, items: Array<{ title: string; unitPr
   }
   await k.page.reload();
   await k.page.getByTestId('sale-entry').waitFor(WAIT);
+  // The Sale screen reads the catalog when it opens: a scan before that would be an unknown code.
+  await k.page.getByTestId('catalog-item').first().waitFor(WAIT);
   return ids;
 }
 
@@ -48,8 +50,9 @@ test('issue 29: a scanned code adds its catalog item, a second scan adds one mor
     const page = k.page;
     const before = sandboxOrders(k);
     await scan(page, 'YERBA-1KG');
+    await page.getByTestId('scan-notice').waitFor(WAIT);
+    assert.equal(await page.getByTestId('scan-notice').getAttribute('data-kind'), 'added', (await page.getByTestId('scan-notice').textContent()) ?? '');
     await line(page, ids['Yerba 1 kg'] ?? '').waitFor(WAIT);
-    await page.locator('[data-testid="scan-notice"][data-kind="added"]').waitFor(WAIT);
     await scan(page, 'YERBA-1KG');
     await line(page, ids['Yerba 1 kg'] ?? '').getByTestId('line-qty').filter({ hasText: '2' }).waitFor(WAIT);
     await scan(page, 'GAL-0950');

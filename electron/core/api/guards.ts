@@ -1,10 +1,9 @@
 import type { Logger } from '../ports.ts';
-import { DamagedRowError } from '../store/orders-repo.ts';
-import { isDiskFull } from '../store/disk-full.ts';
 import type { PinVerifyResult } from '../people/pin.ts';
 import { pinVerdictError } from '../people/people.ts';
-import { KIOSK_ERRORS, kioskError } from '../../../shared/kiosk-errors.ts';
-import { KioskFailure, refuse } from '../../../shared/kiosk-failure.ts';
+import { kioskError } from '../../../shared/kiosk-errors.ts';
+import { KioskFailure } from '../../../shared/kiosk-failure.ts';
+import { answerOf } from './failures.ts';
 import type { Currency } from '../../../shared/money.ts';
 import type { KioskApi, KioskError, KioskInput, KioskMethod, KioskOutputs, Result } from '../../../shared/kiosk-api.ts';
 import type { PersonRef } from '../../../shared/day-api.ts';
@@ -86,31 +85,7 @@ export function createGuards(services: GuardServices): Guards {
   }
 
   function fail(error: unknown): Failure {
-    const failure = failureOf(error);
-    if (failure) return { ok: false, error: failure.kioskError() };
-    logger.error('kiosk call failed', { error: error instanceof Error ? error.name : 'unknown' });
-    return { ok: false, error: refuse('internal').kioskError() };
-  }
-
-  /**
-   * issue 28: the one mapping from a throw to the table. A KioskFailure (refuse(), and the classes built on it: the
-   * platform client's, the vault's, the outbox's) is answered as it is; the store names two conditions in its own
-   * terms, translated here; anything else is null (internal).
-   */
-  function failureOf(error: unknown): KioskFailure | null {
-    if (error instanceof KioskFailure) return error;
-    if (error instanceof DamagedRowError) {
-      // style guide 10: a damaged stored row is named, never shown as something else. Its message holds no secret.
-      logger.error('damaged row in the kiosk database', { table: error.table, row: error.rowId, reason: error.reason });
-      // The row first (support needs it), then the table's sentence.
-      return refuse('damaged_data', `${error.message}. ${KIOSK_ERRORS.damaged_data.message}`);
-    }
-    if (isDiskFull(error)) {
-      // issue 27 item 6: a full disk is named (disk_full), not shown as "internal"; the write was rolled back.
-      logger.error('kiosk call failed: the disk is full', { error: error instanceof Error ? error.name : 'unknown' });
-      return refuse('disk_full');
-    }
-    return null;
+    return { ok: false, error: answerOf(error, logger) };
   }
 
   function guarded<M extends KioskMethod, S extends GuardSpec>(

@@ -124,4 +124,12 @@ describe('cash sales and the till', () => {
       },
     ]);
   });
+
+  test("training's reset forgets the cash sales with the orders; the closed till keeps its count", async () => {
+    const reset = await must(k.core.api.resetTraining({ pin: PIN }));
+    // One QR order (the split's canceled QR part) and two cash sales.
+    assert.equal(reset.orders, 3);
+    assert.deepEqual(await must(k.core.api.listCashSales({ shiftId })), []);
+    assert.equal((await must(k.core.api.getTill({ shiftId }))).counted, '90.00');
+  });
 });

@@ -5,7 +5,8 @@ import { createGuards, ok, type GuardServices } from '../../../../electron/core/
 import { VaultUnavailableError, type Logger } from '../../../../electron/core/ports.ts';
 import type { PinVerifyResult } from '../../../../electron/core/people/pin.ts';
 import type { Currency } from '../../../../shared/money.ts';
-import type { KioskError } from '../../../../shared/kiosk-api.ts';
+import type { KioskApi, KioskError } from '../../../../shared/kiosk-api.ts';
+import { dispatch } from '../../../../electron/core/api-dispatch.ts';
 import { KIOSK_ERRORS, kioskError } from '../../../../shared/kiosk-errors.ts';
 import { refuse } from '../../../../shared/kiosk-failure.ts';
 import { csvProblem } from '../../../../shared/catalog-problems.ts';
@@ -154,4 +155,12 @@ describe('fail: the boundary maps every throw through the table', () => {
     assert.deepEqual(guards.fail('a string thrown'), { ok: false, error: kioskError('internal') });
     assert.deepEqual(logged, ['damaged row in the kiosk database', 'kiosk call failed: the disk is full', 'kiosk call failed', 'kiosk call failed']);
   });
+});
+
+test('issue 28: the dispatcher answers a method that is not guarded through the same mapping', async () => {
+  const throwing = (error: unknown) => ({ getSession: async () => Promise.reject(error) }) as unknown as KioskApi;
+  assert.deepEqual(await dispatch(throwing(refuse('training_busy')), 'getSession', {}), { ok: false, error: kioskError('training_busy') });
+  assert.deepEqual(await dispatch(throwing(Object.assign(new Error('full'), { code: 'ENOSPC' })), 'getSession', {}), { ok: false, error: kioskError('disk_full') });
+  assert.deepEqual(await dispatch(throwing(new Error('a token abc')), 'getSession', {}), { ok: false, error: kioskError('internal') });
+  assert.deepEqual(await dispatch(throwing(null), 'noSuchMethod', {}), { ok: false, error: { ...kioskError('unknown_method'), details: ['noSuchMethod'] } });
 });
