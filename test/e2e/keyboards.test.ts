@@ -19,8 +19,15 @@ const amount = async (page: Page): Promise<string> => ((await page.getByTestId('
  * (components/sale/scan-capture.ts), so what the keys typed shows a few milliseconds after the last one: wait for it.
  */
 const settled = (page: Page, testId: string, text: RegExp) => page.getByTestId(testId).filter({ hasText: text }).waitFor(WAIT);
-const settledValue = (page: Page, testId: string, value: string) =>
-  page.waitForFunction(`document.querySelector('[data-testid="${testId}"]')?.value === ${JSON.stringify(value)}`, undefined, WAIT);
+/** The field's value once it shows `value` (read through the locator: the kiosk's CSP refuses a string evaluated in the page). */
+async function settledValue(page: Page, testId: string, value: string): Promise<void> {
+  const field = page.getByTestId(testId);
+  const deadline = Date.now() + WAIT.timeout;
+  while ((await field.inputValue()) !== value) {
+    if (Date.now() > deadline) assert.fail(`${testId} never showed ${JSON.stringify(value)}: ${JSON.stringify(await field.inputValue())}`);
+    await page.waitForTimeout(20);
+  }
+}
 const shift = (page: Page) => page.getByTestId('note-input-shift');
 
 async function openNote(page: Page): Promise<void> {
