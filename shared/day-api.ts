@@ -83,6 +83,12 @@ export interface ReportCurrencyBlock {
   /** Paid orders by the cashier recorded on them; `cashier` null for sales with no one signed in. */
   byCashier: Array<CountTotal & { cashier: PersonRef | null }>;
   /**
+   * issue 29: payment-method discounts the platform applied to paid orders, by method (seed 2.8 discounts.type): how
+   * many, and how much less than their totals was paid (total_amount − paid_amount). From the platform's answers only,
+   * never from what orders offered. Absent on reports closed before issue 29; empty when none applied.
+   */
+  discounts?: Array<CountTotal & { method: string }>;
+  /**
    * Confirmed refunds (the platform says processed) made in the report's range, of any order, whenever it was sold (a
    * refund today of yesterday's sale is in today's report, not yesterday's): a refund the kiosk made by when the platform
    * answered it, one made elsewhere (on the platform) by the order's last_updated_date. `full`: the refund that brought

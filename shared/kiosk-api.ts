@@ -143,6 +143,16 @@ export interface KioskOrder {
   items: OrderItem[];
   /** The payment's reference at the platform (the payment id), for the receipt; null until paid. */
   paymentId: string | null;
+  /**
+   * issue 29, seed 2.7: the new totals the order offers per payment method (discounts.payment_methods), for the waiting
+   * screens ("pay with debit: $ X"); empty when none was offered. An offer, not what was paid.
+   */
+  discountOffers: Array<{ type: string; newTotalAmount: string }>;
+  /**
+   * seed 2.8 discounts.type: the method the platform applied a discount for, once paid; null when none applied. What
+   * the customer paid is `paidAmount` (which reflects the discount); receipts and reports read these two, never the offers.
+   */
+  discountApplied: string | null;
   /** Refunds and cancels waiting in the outbox for this order. */
   pending: OutboxItem[];
   /**

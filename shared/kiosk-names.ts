@@ -87,6 +87,8 @@ export function isKioskMethod(method: string): method is (typeof KIOSK_METHOD_NA
 
 /** seed 4.3: how a point of sale's QR takes orders (no zod here: the settings table and the renderer read it). */
 export const QR_MODES = ['static', 'dynamic', 'hybrid'] as const;
+/** seed 2.7: the payment methods a discount may name (here, not in the schemas, so the settings table can use them without zod). */
+export const DISCOUNT_METHOD_TYPES = ['debit_card', 'credit_card', 'account_money', 'prepaid_card'] as const;
 
 /** The sellers' countries the kiosk serves, and each one's currency (seed 2.5: country_code; CLP has no minor unit). */
 export const COUNTRY_CURRENCY = { AR: 'ARS', BR: 'BRL', CL: 'CLP', UY: 'UYU' } as const;

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { printableText } from './schemas/common.ts';
-import { COUNTRY_CODES, LANGUAGES, QR_MODES, type CountryCode, type Language } from './kiosk-names.ts';
+import { COUNTRY_CODES, DISCOUNT_METHOD_TYPES, LANGUAGES, QR_MODES, type CountryCode, type Language } from './kiosk-names.ts';
+import { DECIMAL_STRING } from './money.ts';
+import { MAX_PAYMENT_DISCOUNTS, type PaymentDiscountRule } from './payment-discounts.ts';
 
 // issue 28 "One settings table": each kiosk setting is written once, here, with its schema, its default, whether
 // changing it takes the manager PIN and whether it is a secret. Everything else derives from this table: the
@@ -133,6 +135,27 @@ export const SETTINGS = {
   maintenanceWindow: setting({
     value: ({ z }) => z.string().regex(MAINTENANCE_WINDOW_PATTERN, 'HH:MM-HH:MM'),
     default: '03:00-05:00',
+    needsPin: true,
+  }),
+  /**
+   * issue 29: the store's payment-method discounts (seed 2.7: up to 4, one per method), each a whole percentage or a
+   * fixed amount off; sent as discounts.payment_methods by shared/payment-discounts.ts. Empty: none offered.
+   */
+  paymentDiscounts: setting({
+    value: ({ z }) =>
+      z
+        .array(
+          z.strictObject({
+            type: z.enum(DISCOUNT_METHOD_TYPES),
+            off: z.union([
+              z.strictObject({ percent: z.number().int().min(1).max(99) }),
+              z.strictObject({ amount: z.string().regex(DECIMAL_STRING, 'a decimal string like "10" or "10.50"').refine((a) => !/^0(\.00)?$/.test(a), 'above zero') }),
+            ]),
+          }),
+        )
+        .max(MAX_PAYMENT_DISCOUNTS)
+        .refine((rules) => new Set(rules.map((rule) => rule.type)).size === rules.length, 'one discount per payment method'),
+    default: [] as PaymentDiscountRule[],
     needsPin: true,
   }),
 } satisfies SettingsTable;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currency, decimalString, orderId, timestamp } from './common.ts';
-import { QR_MODES } from '../kiosk-names.ts';
+import { DISCOUNT_METHOD_TYPES, QR_MODES } from '../kiosk-names.ts';
 
 // seed 3.1: order status and status_detail values.
 export const ORDER_STATUSES = ['created', 'processed', 'canceled', 'refunded', 'expired'] as const;
@@ -12,8 +12,8 @@ const PAYMENT_STATUS_DETAILS = ['created', 'ready_to_process', 'canceled_by_api'
 const REFUND_STATUSES = ['processing', 'processed', 'failed'] as const;
 // seed 4.3 (the list lives with the contract's plain names, which the renderer may import)
 export { QR_MODES };
-// seed 2.7
-export const DISCOUNT_METHOD_TYPES = ['debit_card', 'credit_card', 'account_money', 'prepaid_card'] as const;
+// seed 2.7 (the list lives with the contract's plain names too)
+export { DISCOUNT_METHOD_TYPES };
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /**

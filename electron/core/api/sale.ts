@@ -6,6 +6,7 @@ import type { CoreServices } from './services.ts';
 import type { KioskApi } from '../../../shared/kiosk-api.ts';
 import type { CreateOrderRequest, Order } from '../../../shared/schemas/order.ts';
 import { canonicalAmount } from '../../../shared/money.ts';
+import { discountOffers, discountsField } from '../../../shared/payment-discounts.ts';
 import { parseDuration } from '../../../shared/duration.ts';
 import { kioskError, recordedError } from '../../../shared/kiosk-errors.ts';
 
@@ -95,6 +96,12 @@ export function saleApi(deps: CoreServices): SaleApi {
       const { amount } = total;
       const lines = orderItems(input.items, total.minor, currency);
       if (!lines.ok) return { ok: false, error: lines.error };
+      // issue 29, seed 2.7: the store's payment-method discounts, sent when the cart qualifies (some rule gives a new
+      // total above zero and below the total). seed 2.6/2.7: they cannot be combined with items[].external_categories,
+      // so a qualifying cart's lines go without their categories (the payment-method discount wins; the platform would
+      // refuse the pair with property_value).
+      const discounts = discountsField(discountOffers(s.paymentDiscounts, total.minor, currency));
+      const items = discounts && lines.items ? lines.items.map(({ external_categories: _categories, ...item }) => item) : lines.items;
       const request: CreateOrderRequest = {
         type: 'qr',
         external_reference: nextReference(),
@@ -103,7 +110,8 @@ export function saleApi(deps: CoreServices): SaleApi {
         expiration_time: parseDuration(s.expiration).ok ? s.expiration : 'PT5M',
         config: { qr: { external_pos_id: s.posId, mode: s.qrMode } },
         transactions: { payments: [{ amount }] },
-        ...(lines.items ? { items: lines.items } : {}),
+        ...(items ? { items } : {}),
+        ...(discounts ? { discounts } : {}),
       };
       const recovered = await settleRecovered(request);
       if (recovered) return ok(orderView(recovered));

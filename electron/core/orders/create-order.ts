@@ -200,6 +200,7 @@ export function requestedOrder(id: string, request: CreateOrderRequest, seller: 
     last_updated_date: new Date(0).toISOString(),
     config: { qr: { external_pos_id: request.config.qr.external_pos_id, mode: request.config.qr.mode ?? 'static' } },
     ...(request.items ? { items: request.items.map(({ external_categories: _c, ...item }) => item) } : {}),
+    ...(request.discounts ? { discounts: request.discounts } : {}),
     transactions: { payments: [{ id: `PAY${id.slice(3)}`, amount, status: 'created', status_detail: 'ready_to_process' }] },
   };
 }

@@ -43,6 +43,8 @@ export function toKioskOrder(order: Order, pending: OutboxItem[], lines: OrderIt
     // what a receipt quotes); the transaction's own id (PAY…) is only the handle for a partial refund. It appears once
     // the payment is made.
     paymentId: payment?.reference_id ?? null,
+    discountOffers: (order.discounts?.payment_methods ?? []).map((offer) => ({ type: offer.type, newTotalAmount: offer.new_total_amount })),
+    discountApplied: payment?.discounts?.type ?? null,
     pending: pending.filter((item) => item.orderId === order.id && (item.state === 'queued' || item.state === 'sending' || item.state === 'failed')),
   };
 }

@@ -44,8 +44,8 @@ export function orderItems(items: ItemInput[] | undefined, totalMinor: number, c
       quantity: item.quantity,
       unit_measure: item.unitMeasure,
       ...(item.externalCode ? { external_code: item.externalCode } : {}),
-      // issue 29: the catalog item's category, for the platform's category discounts (seed 2.6). The kiosk sends no
-      // discounts.payment_methods with it (seed 2.7: the two cannot be combined).
+      // issue 29: the catalog item's category, for the platform's category discounts (seed 2.6). seed 2.7: the two
+      // cannot be combined, so a cart that qualifies for a payment-method discount goes without it (api/sale.ts).
       ...(item.categoryId ? { external_categories: [{ id: item.categoryId }] } : {}),
     });
   }

@@ -1,5 +1,6 @@
 import { CURRENCIES, formatAmount, parseAmount, type Currency } from '../../../shared/money.ts';
 import { formatSigned } from '../../../shared/cash.ts';
+import { appliedDiscount } from '../../../shared/payment-discounts.ts';
 import { isFinalOrder, REFUND_IN_PROGRESS } from '../../../shared/order-status.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 import type { PendingRefund, ReportOrder, ReportRefunds } from '../store/report-rows.ts';
@@ -34,6 +35,7 @@ interface Sum {
 interface Block {
   paid: Sum;
   byMethod: Map<string, Sum>;
+  discounts: Map<string, Sum>;
   byCashier: Map<string, Sum & { cashier: PersonRef | null }>;
   full: Sum;
   partial: Sum;
@@ -64,6 +66,10 @@ export function buildZReport(input: ZReportInput): ZReport {
     add(block.paid, paid);
     add(getOr(block.byMethod, order.transactions.payments[0]?.payment_method?.type ?? 'unknown', () => ({ count: 0, minor: 0 })), paid);
     add(getOr(block.byCashier, cashier?.id ?? '', () => ({ count: 0, minor: 0, cashier })), paid);
+    // issue 29: the discount applied, from the platform's answer (paid_amount and discounts.type), never the offers.
+    const payment = order.transactions.payments[0];
+    const discount = appliedDiscount(order.total_amount, payment?.paid_amount ?? null, payment?.discounts?.type ?? null, order.currency);
+    if (discount) add(getOr(block.discounts, discount.type, () => ({ count: 0, minor: 0 })), discount.offMinor);
   }
 
   // Refunds: by when they were made. In the order the platform lists an order's refunds, the one that brings it to its
@@ -101,6 +107,7 @@ export function buildZReport(input: ZReportInput): ZReport {
       paid: money(b.paid),
       byMethod: [...b.byMethod].sort(([a], [z]) => (a < z ? -1 : a > z ? 1 : 0)).map(([method, sum]) => ({ method, ...money(sum) })),
       byCashier: [...b.byCashier.values()].map((sum) => ({ cashier: sum.cashier, ...money(sum) })),
+      discounts: [...b.discounts].sort(([a], [z]) => (a < z ? -1 : a > z ? 1 : 0)).map(([method, sum]) => ({ method, ...money(sum) })),
       refunds: { full: money(b.full), partial: money(b.partial) },
       pendingRefunds: money(b.pending),
       refunded: formatAmount(refunded, currency),
@@ -140,7 +147,7 @@ function settledOrProcessingMinor(order: Order): number {
 
 function newBlock(): Block {
   const zero = () => ({ count: 0, minor: 0 });
-  return { paid: zero(), byMethod: new Map(), byCashier: new Map(), full: zero(), partial: zero(), pending: zero(), canceled: 0, expired: 0 };
+  return { paid: zero(), byMethod: new Map(), discounts: new Map(), byCashier: new Map(), full: zero(), partial: zero(), pending: zero(), canceled: 0, expired: 0 };
 }
 
 function add(sum: Sum, minor: number): void {

@@ -80,6 +80,7 @@ describe('what is stored', () => {
         soundOnPayment: true,
         updateFeedUrl: null,
         maintenanceWindow: '03:00-05:00',
+        paymentDiscounts: [],
         hasPin: true,
       });
       // Through the boundary wrapper, as the shells call it: the contract's schema trims the names.

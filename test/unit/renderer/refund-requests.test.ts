@@ -28,6 +28,8 @@ function order(refunds: KioskOrder['refunds'] = []): KioskOrder {
     refunds,
     items: [],
     paymentId: null,
+    discountOffers: [],
+    discountApplied: null,
     pending: [],
   };
 }

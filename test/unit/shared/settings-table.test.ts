@@ -55,6 +55,7 @@ describe("the kiosk's table", () => {
       soundOnPayment: true,
       updateFeedUrl: null,
       maintenanceWindow: '03:00-05:00',
+      paymentDiscounts: [],
     });
     assert.equal(settingsInForce(SETTINGS, {}, { ...context, countryCode: null }).language, 'es-AR');
     // Every default fits its own row's patch schema (a default the manager could not set back is a bug).

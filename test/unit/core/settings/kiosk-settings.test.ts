@@ -28,6 +28,7 @@ describe('effective settings', () => {
       soundOnPayment: true,
       updateFeedUrl: null,
       maintenanceWindow: '03:00-05:00',
+      paymentDiscounts: [],
     });
     assert.equal(effectiveSettings({}, live).language, 'es-AR');
     assert.equal(effectiveSettings({ countryCode: 'BR' }, live).language, 'pt-BR');
