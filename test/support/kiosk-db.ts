@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../electron/core/store/database.ts';
 import { configureSqlite, migrateSqlite } from '../../node-common/sqlite.ts';
+import type { Order } from '../../shared/schemas/order.ts';
 
 export interface KioskFile {
   /** The test's own temp directory, removed after it. */
@@ -99,6 +100,17 @@ export function olderKioskDatabase(file: string, steps: number): Database.Databa
   migrateSqlite(old, KIOSK_MIGRATIONS.slice(0, steps), { newer: () => new Error('newer') });
   assert.equal(old.pragma('user_version', { simple: true }), steps);
   return old;
+}
+
+/**
+ * An order row as the older steps' `orders` table holds it (the migration tests' "today's database" with rows in it):
+ * the columns every step since 1 has, updated_at 1, and `paidAt` when the test needs one.
+ */
+export function insertOldOrder(db: Database.Database, order: Order, paidAt: string | null = null): void {
+  db.prepare(
+    `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+  ).run(order.id, order.external_reference, order.status, order.last_updated_date, order.created_date, order.total_amount, JSON.stringify(order), paidAt);
 }
 
 /** Every row of `tables`, in insertion order: what "losing nothing" compares. */

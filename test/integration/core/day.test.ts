@@ -6,18 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { PIN, startTrainingCore, until, type TrainingCore } from '../../support/kiosk-cores.ts';
-import type { Result } from '../../../shared/kiosk-api.ts';
+import { failsWith, must } from '../../support/results.ts';
 
-const must = async <T>(result: Promise<Result<T>>): Promise<T> => {
-  const r = await result;
-  assert.ok(r.ok, JSON.stringify(r));
-  return r.value;
-};
-const failsWith = async (result: Promise<Result<unknown>>, code: string): Promise<void> => {
-  const r = await result;
-  assert.ok(!r.ok, `expected ${code}, got ${JSON.stringify(r)}`);
-  assert.equal(r.error.code, code);
-};
 
 describe('people, shifts and the day report', () => {
   let k: TrainingCore;

@@ -10,7 +10,7 @@ import { composeDay } from '../../../../electron/core/people/day-services.ts';
 import { hashPin } from '../../../../electron/core/people/pin-hash.ts';
 import { MemoryVault } from '../../../../electron/core/vault/memory-vault.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
-import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
+import { assertRerunsWoundBack, dumpTables, insertOldOrder, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-6-');
 const clock = { now: () => Date.UTC(2026, 0, 15, 13) };
@@ -23,11 +23,7 @@ describe('migration 6', () => {
     const old = olderKioskDatabase(file, 5);
     const order = sampleOrder();
     const awaiting = sampleOrder({ status: 'created', status_detail: 'created' }, 2);
-    const insertOrder = old.prepare(
-      `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-    );
-    for (const o of [order, awaiting]) insertOrder.run(o.id, o.external_reference, o.status, o.last_updated_date, o.created_date, o.total_amount, JSON.stringify(o), o.status === 'processed' ? o.last_updated_date : null);
+    for (const o of [order, awaiting]) insertOldOrder(old, o, o.status === 'processed' ? o.last_updated_date : null);
     old.prepare('INSERT INTO open_orders (id) VALUES (?)').run(awaiting.id);
     old.prepare(
       `INSERT INTO operations (id, idempotency_key, kind, order_id, request, amount, state, attempts, created_at, updated_at, next_attempt_at)

@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { ReportsRepo } from '../../../../electron/core/store/reports-repo.ts';
 import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
-import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
+import { assertRerunsWoundBack, dumpTables, insertOldOrder, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-7-');
 const tables = ['orders', 'operations', 'settings', 'audit', 'catalog', 'refund_requests', 'open_orders', 'people', 'shifts', 'reports', 'order_people', 'operation_people'];
@@ -22,11 +22,7 @@ describe('migration 7', () => {
     const sale = { ...withRefunds(sampleOrder({ created_date: '2026-01-14T14:00:00.000Z' }, 1), [{ amount: '30.00' }], '30.00'), last_updated_date: '2026-01-15T10:00:00.000Z' };
     const elsewhere = { ...withRefunds(sampleOrder({ created_date: '2026-01-14T15:00:00.000Z' }, 2), [{ amount: '100.00' }], '100.00'), status: 'refunded' as const, last_updated_date: '2026-01-16T10:00:00.000Z' };
     elsewhere.transactions.refunds![0]!.id = 'REFTST00000000000000000000099';
-    const insertOrder = old.prepare(
-      `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-    );
-    for (const o of [sale, elsewhere]) insertOrder.run(o.id, o.external_reference, o.status, o.last_updated_date, o.created_date, o.total_amount, JSON.stringify(o), o.created_date);
+    for (const o of [sale, elsewhere]) insertOldOrder(old, o, o.created_date);
     const result = { id: sale.id, status: 'processed', status_detail: 'partially_refunded', transactions: { refunds: sale.transactions.refunds } };
     old.prepare(
       `INSERT INTO operations (id, idempotency_key, kind, order_id, request, amount, state, attempts, result, created_at, updated_at, next_attempt_at)

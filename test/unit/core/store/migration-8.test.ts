@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { SaleLinesRepo } from '../../../../electron/core/store/sale-lines-repo.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
-import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
+import { assertRerunsWoundBack, dumpTables, insertOldOrder, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-8-');
 const tables = ['orders', 'operations', 'settings', 'audit', 'catalog', 'refund_requests', 'open_orders', 'people', 'shifts', 'reports', 'order_people', 'operation_people'];
@@ -16,12 +16,7 @@ describe('migration 8', () => {
     const { file } = kiosk;
     const old = olderKioskDatabase(file, 7);
     const order = sampleOrder({ created_date: '2026-01-14T14:00:00.000Z' }, 1);
-    old
-      .prepare(
-        `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 1, NULL)`,
-      )
-      .run(order.id, order.external_reference, order.status, order.last_updated_date, order.created_date, order.total_amount, JSON.stringify(order));
+    insertOldOrder(old, order);
     const before = dumpTables(old, tables);
     assert.equal((old.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'sale_lines'").get() as { n: number }).n, 0);
     old.close();

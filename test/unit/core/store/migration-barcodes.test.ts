@@ -8,7 +8,7 @@ import { openKioskDatabase, KIOSK_MIGRATIONS } from '../../../../electron/core/s
 import { CatalogRepo } from '../../../../electron/core/store/catalog-repo.ts';
 import { CategoriesRepo } from '../../../../electron/core/store/categories-repo.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
-import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
+import { assertRerunsWoundBack, dumpTables, insertOldOrder, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-barcodes-');
 /** Today's database: the steps before the barcode/category step. */
@@ -27,9 +27,7 @@ describe('the barcode/category step', () => {
     insertItem.run('item-1', 'Café con leche', 150050, 'CAF-1');
     insertItem.run('item-2', 'Medialuna', 60000, null);
     const order = sampleOrder({ created_date: '2026-12-05T14:00:00.000Z' }, 1);
-    old
-      .prepare(`INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, NULL)`)
-      .run(order.id, order.external_reference, order.status, order.last_updated_date, order.created_date, order.total_amount, JSON.stringify(order));
+    insertOldOrder(old, order);
     old.prepare(`INSERT INTO sale_lines VALUES (?, 0, 'Café con leche', '1500.50', 1, 'unit', 'CAF-1')`).run(order.external_reference);
     old.prepare(`INSERT INTO settings (key, value) VALUES ('kiosk_settings', '{"language":"es-AR"}')`).run();
     const before = dumpTables(old, tables);

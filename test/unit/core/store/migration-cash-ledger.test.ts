@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { CashRepo } from '../../../../electron/core/store/cash-repo.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
-import { assertRerunsWoundBack, dumpTables, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
+import { assertRerunsWoundBack, dumpTables, insertOldOrder, olderKioskDatabase, useKioskFile } from '../../../support/kiosk-db.ts';
 
 const kiosk = useKioskFile('kiosk-migration-cash-');
 const TODAY = 8;
@@ -17,12 +17,7 @@ describe('the cash ledger migration', () => {
     const { file } = kiosk;
     const old = olderKioskDatabase(file, TODAY);
     const order = sampleOrder({ created_date: '2026-01-14T14:00:00.000Z' }, 1);
-    old
-      .prepare(
-        `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 1, NULL)`,
-      )
-      .run(order.id, order.external_reference, order.status, order.last_updated_date, order.created_date, order.total_amount, JSON.stringify(order));
+    insertOldOrder(old, order);
     old.prepare("INSERT INTO shifts (id, opened_at, opened_by_id, opened_by_name) VALUES ('shift-1', '2026-01-14T12:00:00.000Z', 'manager', 'Manager')").run();
     old.prepare("INSERT INTO sale_lines VALUES (?, 0, 'Café', '10.00', 1, 'unit', NULL)").run(order.external_reference);
     old.prepare("INSERT INTO audit (at, actor, action, subject, detail) VALUES (1, 'manager', 'shift.opened', 'shift-1', '{}')").run();
