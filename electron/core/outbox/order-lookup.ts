@@ -49,14 +49,14 @@ export class OrderLookup {
       if (error instanceof PlatformCallError && error.code === 'order_not_found') throw new KioskFailure('order_not_found', `The platform has no order ${orderId}.`);
       return null;
     }
-    this.store(order);
-    return this.stored(orderId);
+    return this.store(order) ?? this.stored(orderId);
   }
 
-  /** Stores `order` when it is newer than the stored one, and tells the listener. */
-  store(order: Order): void {
-    if (!this.#o.ordersRepo.saveIfNewer(order)) return;
+  /** Stores `order` when it is newer than the stored one, and tells the listener; the order as stored then, else null. */
+  store(order: Order): StoredOrder | null {
+    if (!this.#o.ordersRepo.saveIfNewer(order)) return null;
     const stored = this.stored(order.id);
     if (stored) this.#o.learned(stored.order);
+    return stored;
   }
 }

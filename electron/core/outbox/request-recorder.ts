@@ -7,7 +7,7 @@ import { checkRefund } from './refund-rules.ts';
 import type { OrderLookup } from './order-lookup.ts';
 import { KioskFailure } from '../../../shared/kiosk-failure.ts';
 import type { PersonRef } from '../../../shared/day-api.ts';
-import type { RefundOrderRequest } from '../../../shared/schemas/order.ts';
+import type { Order, RefundOrderRequest } from '../../../shared/schemas/order.ts';
 import { canonicalAmount, formatAmount, type Currency } from '../../../shared/money.ts';
 
 /** A refund as a manager asks for it (issue 28: one call carries all of it, and it is recorded as one). */
@@ -36,6 +36,11 @@ export interface NewCancel {
   /** Who the audit says acted ("cashier", "kiosk"). */
   actor: string;
   onlyIfStored?: boolean;
+  /**
+   * The order as the caller has just read it (the sale's cancel asks the platform first): taken as it is, not loaded
+   * again (issue 28: a cancel reads its order once). Absent: the recorder looks it up.
+   */
+  current?: Order;
 }
 
 /** What a request came to: the item recorded for it now (`fresh`, to be sent), or the one already recorded for it. */
@@ -149,10 +154,10 @@ export class RequestRecorder {
     const requester = ask.requester ? personOf(ask.requester) : null;
     const waiting = this.#o.ops.forOrder(orderId).find((op) => op.kind === 'cancel' && (op.state === 'queued' || op.state === 'sending'));
     if (waiting) return this.#repeated(waiting, requester);
-    let stored = await this.#o.lookup.known(orderId, ask.onlyIfStored);
-    if (stored.order.status !== 'created') stored = (await this.#o.lookup.refresh(orderId)) ?? stored;
-    if (stored.order.status !== 'created') {
-      const why = stored.order.status === 'processed' ? 'the customer already paid it; refund it instead' : `it is ${stored.order.status}`;
+    let order = ask.current ?? (await this.#o.lookup.known(orderId, ask.onlyIfStored)).order;
+    if (order.status !== 'created') order = (await this.#o.lookup.refresh(orderId))?.order ?? order;
+    if (order.status !== 'created') {
+      const why = order.status === 'processed' ? 'the customer already paid it; refund it instead' : `it is ${order.status}`;
       throw new KioskFailure('order_already_canceled', `Order ${orderId} cannot be canceled: ${why}.`);
     }
     return this.#o.db.transaction((): RecordedRequest => {
