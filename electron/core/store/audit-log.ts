@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { DamagedRowError } from './orders-repo.ts';
+import { DamagedRowError } from './row-reader.ts';
 import { assertNoSecret } from './settings-repo.ts';
 import type { Clock } from '../ports.ts';
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { DamagedRowError } from './order-rows.ts';
+import { DamagedRowError } from './row-reader.ts';
 import { CURRENCIES, type Currency } from '../../../shared/money.ts';
 import type { PersonRef } from '../../../shared/day-api.ts';
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { DamagedRowError } from './row-reader.ts';
 import type { Clock } from '../ports.ts';
 import { CURRENCIES, formatAmount, type Currency } from '../../../shared/money.ts';
 import { checkBarcode } from '../../../shared/barcode.ts';

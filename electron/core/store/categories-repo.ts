@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { DamagedRowError } from './row-reader.ts';
 import type { Clock } from '../ports.ts';
 import { MAX_CATEGORY_NAME } from '../../../shared/catalog-limits.ts';
 

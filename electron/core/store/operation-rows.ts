@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { DamagedRowError } from './row-reader.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import { createOrderRequestSchema, refundOrderRequestSchema, refundOrderResponseSchema, type CreateOrderRequest, type RefundOrderRequest } from '../../../shared/schemas/order.ts';
 import { decimalString, ORDER_ID_PATTERN } from '../../../shared/schemas/common.ts';

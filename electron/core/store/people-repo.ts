@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { DamagedRowError } from './order-rows.ts';
+import { DamagedRowError } from './row-reader.ts';
 import type { Clock } from '../ports.ts';
 import { PERSON_ROLES, type PersonRole } from '../../../shared/day-api.ts';
 

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { DamagedRowError, readRow } from './order-rows.ts';
+import { readRow } from './order-rows.ts';
+import { DamagedRowError } from './row-reader.ts';
 import { newestFirst } from './order-filters.ts';
 import { decimalString } from '../../../shared/schemas/common.ts';
 import type { PendingRefund, ReportOrder, ReportRefunds } from './report-rows.ts';

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { DamagedRowError } from './order-rows.ts';
+import { DamagedRowError } from './row-reader.ts';
 import type { PersonRef, Shift } from '../../../shared/day-api.ts';
 
 const rowSchema = z.object({
