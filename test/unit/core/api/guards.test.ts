@@ -12,7 +12,7 @@ import { refuse } from '../../../../shared/kiosk-failure.ts';
 import { csvProblem } from '../../../../shared/catalog-problems.ts';
 import { KioskFailure } from '../../../../shared/kiosk-failure.ts';
 import { PlatformCallError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
-import { DamagedRowError } from '../../../../electron/core/store/order-rows.ts';
+import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 
 function setup(over: Partial<GuardServices> = {}) {
   const logged: string[] = [];
