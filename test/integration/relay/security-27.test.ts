@@ -24,8 +24,9 @@ after(async () => {
   for (const server of servers) await server.stop();
 });
 
-async function start(extra: Partial<RelayOptions> = {}): Promise<TempRelay> {
-  const relay = await startTempRelay('relay-security-27-', {
+/** The relay of this file: no platform behind it, two kiosk keys of one seller, the admin key; `extra` on top. */
+function relayOptions(extra: Partial<RelayOptions> = {}): Omit<RelayOptions, 'dataFile'> {
+  return {
     platformUrl: 'http://127.0.0.1:9',
     webhookSecrets: [SECRET],
     kioskKeys: [
@@ -34,7 +35,11 @@ async function start(extra: Partial<RelayOptions> = {}): Promise<TempRelay> {
     ],
     adminKey: ADMIN,
     ...extra,
-  });
+  };
+}
+
+async function start(extra: Partial<RelayOptions> = {}): Promise<TempRelay> {
+  const relay = await startTempRelay('relay-security-27-', relayOptions(extra));
   relays.push(relay);
   return relay;
 }
@@ -116,17 +121,7 @@ describe('issue 27: one kiosk key can neither fill the fleet cap nor overwrite a
   test('in the Redis fleet (a real redis-server)', { skip: REDIS_SKIP }, async () => {
     const server = await startRedisServer();
     servers.push(server);
-    const relay = await buildRelay({
-      platformUrl: 'http://127.0.0.1:9',
-      webhookSecrets: [SECRET],
-      kioskKeys: [
-        { key: KEY_A, userId: SELLER, posIds: null },
-        { key: KEY_B, userId: SELLER, posIds: null },
-      ],
-      adminKey: ADMIN,
-      redisUrl: server.url,
-      ...caps,
-    });
+    const relay = await buildRelay(relayOptions({ redisUrl: server.url, ...caps }));
     try {
       await oneKeyCannotTakeTheFleet(await relay.listen(0), relay);
     } finally {
