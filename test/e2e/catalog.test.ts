@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogItem } from '../../shared/kiosk-api.ts';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, withKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import {
   WAIT,
   assertAccessible,
@@ -43,9 +43,8 @@ async function chooseCsv(k: KioskBrowser, name: string, text: string): Promise<v
   await k.page.getByTestId('catalog-file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
 }
 
-test('issue 5 "Sale": a manager sets the PIN, then adds, edits and deletes a catalog product on the on-screen keys', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5 "Sale": a manager sets the PIN, then adds, edits and deletes a catalog product on the on-screen keys', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     await choosePinAtGate(k, '1357');
     await openTab(k, 'catalog');
     await k.page.getByTestId('catalog-empty').waitFor(WAIT);
@@ -104,14 +103,11 @@ test('issue 5 "Sale": a manager sets the PIN, then adds, edits and deletes a cat
     await k.page.getByTestId('catalog-delete-dialog-confirm').click();
     await k.page.getByTestId('catalog-empty').waitFor(WAIT);
     assert.deepEqual(await catalogOf(k), []);
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5 "Sale": a code another product already has is refused with the reason, and nothing changes', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5 "Sale": a code another product already has is refused with the reason, and nothing changes', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     assert.ok((await k.core.api.saveCatalogItem({ pin: '1234', item: { title: 'Medialuna', unitPrice: '1.20', unitMeasure: 'unidad', externalCode: 'ML-1' } })).ok);
     await unlockSettings(k, '1234');
@@ -127,14 +123,11 @@ test('issue 5 "Sale": a code another product already has is refused with the rea
     assert.equal(await k.page.getByTestId('settings-error').locator('p').first().textContent(), 'Otro producto ya tiene ese código.');
     assert.equal(await k.page.getByTestId('catalog-editor').count(), 1, 'the editor stays open to fix the code');
     assert.equal((await catalogOf(k)).length, 1);
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5 "Sale": a good CSV file is imported; the report counts added, updated and unchanged, and the list shows them', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5 "Sale": a good CSV file is imported; the report counts added, updated and unchanged, and the list shows them', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     assert.ok((await k.core.api.saveCatalogItem({ pin: '1234', item: { title: 'Agua 500 ml', unitPrice: '1.00', unitMeasure: 'unidad', externalCode: 'AG-500' } })).ok);
     assert.ok((await k.core.api.saveCatalogItem({ pin: '1234', item: { title: 'Alfajor', unitPrice: '2.00', unitMeasure: 'unidad', externalCode: 'ALF' } })).ok);
@@ -161,14 +154,11 @@ test('issue 5 "Sale": a good CSV file is imported; the report counts added, upda
     assert.equal(stored.length, 4);
     assert.equal(stored.find((item) => item.externalCode === 'AG-500')?.unitPrice, '1.50', 'the existing product is updated, not duplicated');
     await k.screenshot('catalog-import-report');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 27: a CSV file saved by Excel in Windows-1252 imports with its accents ("Café", "Ñandú", "Pão")', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 27: a CSV file saved by Excel in Windows-1252 imports with its accents ("Café", "Ñandú", "Pão")', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     await openTab(k, 'catalog');
@@ -185,14 +175,11 @@ test('issue 27: a CSV file saved by Excel in Windows-1252 imports with its accen
     assert.equal(await k.page.getByTestId('import-added').getAttribute('data-count'), '3');
     assert.deepEqual((await catalogOf(k)).map((item) => item.title).sort(), ['Café', 'Pão', 'Ñandú'].sort());
     await k.page.locator('[data-testid="catalog-title"]', { hasText: 'Ñandú' }).waitFor(WAIT);
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5 "Sale": a CSV file with bad rows imports nothing and lists the lines to fix', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5 "Sale": a CSV file with bad rows imports nothing and lists the lines to fix', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     assert.ok((await k.core.api.saveCatalogItem({ pin: '1234', item: { title: 'Alfajor', unitPrice: '2.00', unitMeasure: 'unidad', externalCode: 'ALF' } })).ok);
     const before = await catalogOf(k);
@@ -227,18 +214,15 @@ test('issue 5 "Sale": a CSV file with bad rows imports nothing and lists the lin
     await k.page.getByTestId('import-report').waitFor(WAIT);
     assert.equal(await k.page.getByTestId('import-failure').count(), 0, 'the old problems are gone');
     assert.equal((await catalogOf(k))[0]?.unitPrice, '2.50');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5 "Sale": an empty file and a file over 1 MB are refused on screen before anything is sent', { skip }, async () => {
-  const k = await startKioskBrowser();
-  const imports: string[] = [];
-  k.page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/importCatalog') imports.push(request.url());
-  });
-  try {
+test('issue 5 "Sale": an empty file and a file over 1 MB are refused on screen before anything is sent', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
+    const imports: string[] = [];
+    k.page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/importCatalog') imports.push(request.url());
+    });
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     await openTab(k, 'catalog');
@@ -250,14 +234,11 @@ test('issue 5 "Sale": an empty file and a file over 1 MB are refused on screen b
     await k.page.locator('[data-testid="import-failure"]', { hasText: '1 MB' }).waitFor(WAIT);
     assert.deepEqual(imports, [], 'neither file reached the core');
     assert.deepEqual(await catalogOf(k), []);
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5 "Sale": in Chile the catalog keypad has no decimals and prices are whole pesos', { skip }, async () => {
-  const k = await startKioskBrowser({ countryCode: 'CL' });
-  try {
+test('issue 5 "Sale": in Chile the catalog keypad has no decimals and prices are whole pesos', { skip }, () =>
+  withKioskBrowser({ countryCode: 'CL' }, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     await openTab(k, 'catalog');
@@ -270,15 +251,12 @@ test('issue 5 "Sale": in Chile the catalog keypad has no decimals and prices are
     await k.page.getByTestId('catalog-row').waitFor(WAIT);
     assert.equal((await catalogOf(k))[0]?.unitPrice, '1500');
     assert.doesNotMatch((await k.page.getByTestId('catalog-price').textContent()) ?? '', /,\d\d$/, 'no decimals shown for CLP');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768 }]) {
-  test(`issue 5 "Sale": the catalog manager at ${viewport.width}x${viewport.height}: screenshots, keyboard on screen, 48 px targets, axe WCAG A/AA`, { skip }, async () => {
-    const k = await startKioskBrowser({ viewport });
-    try {
+  test(`issue 5 "Sale": the catalog manager at ${viewport.width}x${viewport.height}: screenshots, keyboard on screen, 48 px targets, axe WCAG A/AA`, { skip }, () =>
+    withKioskBrowser({ viewport }, async (k) => {
       assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
       for (const [title, unitPrice, externalCode] of [
         ['Café con leche', '2.50', 'CAFE-01'],
@@ -322,8 +300,6 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768
       const next = await k.page.getByTestId('item-price-next').boundingBox();
       assert.ok(next && next.y + next.height <= viewport.height, 'the keypad fits on screen');
       await assertAccessible(k.page, '[data-screen="Settings"]');
-    } finally {
-      await k.close();
-    }
-  });
+    }),
+  );
 }

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page, Response } from 'playwright-core';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, withKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import {
   WAIT,
   assertAccessible,
@@ -78,10 +78,9 @@ async function chargeAndPay(k: KioskBrowser, keys: string): Promise<string> {
   return id;
 }
 
-test('issue 5: a first-run live kiosk: choose the PIN, connect with client id and secret (a wrong secret is refused), then charge', { skip }, async () => {
-  const k = await startKioskBrowser({ live: true });
-  const answers = recordApiAnswers(k.page);
-  try {
+test('issue 5: a first-run live kiosk: choose the PIN, connect with client id and secret (a wrong secret is refused), then charge', { skip }, () =>
+  withKioskBrowser({ live: true }, async (k) => {
+    const answers = recordApiAnswers(k.page);
     const seller = await createSeller(k);
     const before = await k.core.api.getSession({});
     assert.ok(before.ok);
@@ -132,14 +131,11 @@ test('issue 5: a first-run live kiosk: choose the PIN, connect with client id an
 
     assert.equal((await k.page.content()).includes(seller.client_secret), false, 'the secret is not left in the page');
     assert.equal((await answers()).some((body) => body.includes(seller.client_secret)), false, 'no answer to the page carries the secret');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5: the authorization_code flow — the sign-in page opens in the browser; Deny leaves the kiosk disconnected, Allow connects it', { skip }, async () => {
-  const k = await startKioskBrowser({ live: true });
-  try {
+test('issue 5: the authorization_code flow — the sign-in page opens in the browser; Deny leaves the kiosk disconnected, Allow connects it', { skip }, () =>
+  withKioskBrowser({ live: true }, async (k) => {
     const seller = await createSeller(k, 'UY');
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
@@ -174,15 +170,12 @@ test('issue 5: the authorization_code flow — the sign-in page opens in the bro
     assert.ok(order.ok, 'the signed-in kiosk charges');
     assert.equal(order.value.currency, 'UYU');
     await allowed.close();
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5: a live kiosk gets its relay URL and key in Settings and goes live; Disconnect asks first and stops charging', { skip }, async () => {
-  const k = await startKioskBrowser({ live: true });
-  const answers = recordApiAnswers(k.page);
-  try {
+test('issue 5: a live kiosk gets its relay URL and key in Settings and goes live; Disconnect asks first and stops charging', { skip }, () =>
+  withKioskBrowser({ live: true }, async (k) => {
+    const answers = recordApiAnswers(k.page);
     // The relay's key belongs to the embedded platform's seller, so the kiosk connects as that seller.
     const connected = await k.core.api.connect({ method: 'client_credentials', clientId: k.platform.clientId, clientSecret: k.platform.clientSecret, countryCode: 'AR', pin: '1234' });
     assert.ok(connected.ok);
@@ -231,15 +224,12 @@ test('issue 5: a live kiosk gets its relay URL and key in Settings and goes live
     const charge = await k.core.api.createOrder({ amount: '10.00' });
     assert.equal(charge.ok, false);
     assert.equal(charge.ok ? '' : charge.error.code, 'not_connected');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768 }]) {
-  test(`issue 5: the live Account screens at ${viewport.width}x${viewport.height}: screenshots, keyboard on screen, 48 px targets, axe WCAG A/AA`, { skip }, async () => {
-    const k = await startKioskBrowser({ live: true, viewport });
-    try {
+  test(`issue 5: the live Account screens at ${viewport.width}x${viewport.height}: screenshots, keyboard on screen, 48 px targets, axe WCAG A/AA`, { skip }, () =>
+    withKioskBrowser({ live: true, viewport }, async (k) => {
       await openSettings(k);
       await k.screenshot('connect-first-run-gate');
       await assertAccessible(k.page, '[data-screen="Settings"]');
@@ -262,8 +252,6 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768
       const back = await k.page.getByTestId('client-secret-back').boundingBox();
       assert.ok(back && back.y + back.height <= viewport.height, 'the symbols page fits on screen');
       await assertAccessible(k.page, '[data-screen="Settings"]');
-    } finally {
-      await k.close();
-    }
-  });
+    }),
+  );
 }

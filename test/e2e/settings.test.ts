@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Response } from 'playwright-core';
 import type { ReceiptPrinter } from '../../electron/core/ports.ts';
-import { e2eUnavailable, startKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
+import { e2eUnavailable, withKioskBrowser, type KioskBrowser } from '../support/kiosk-browser.ts';
 import {
   WAIT,
   assertAccessible,
@@ -34,9 +34,8 @@ function fakeElectronPrinter(names: string[]): ReceiptPrinter {
   return { list: async () => names, print: async () => undefined };
 }
 
-test('issue 5: Settings cannot be opened without the manager PIN; a wrong PIN is refused', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5: Settings cannot be opened without the manager PIN; a wrong PIN is refused', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await openSettings(k);
     assert.equal(await k.page.getByTestId('settings-panel').count(), 0, 'nothing is shown before the PIN');
@@ -53,14 +52,11 @@ test('issue 5: Settings cannot be opened without the manager PIN; a wrong PIN is
     await k.page.getByTestId('lock').click();
     await k.page.getByTestId('settings-gate').waitFor(WAIT);
     assert.equal(await k.page.getByTestId('settings-panel').count(), 0, 'locking hides the settings again');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5: with no PIN yet, Settings asks the manager to choose one (twice) and then opens', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5: with no PIN yet, Settings asks the manager to choose one (twice) and then opens', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     const before = await k.core.api.getSettings({});
     assert.ok(before.ok);
     assert.equal(before.value.hasPin, false);
@@ -86,14 +82,11 @@ test('issue 5: with no PIN yet, Settings asks the manager to choose one (twice) 
     assert.ok(after.ok);
     assert.equal(after.value.hasPin, true);
     assert.ok((await k.core.api.verifyPin({ pin: '2468' })).ok, 'the chosen PIN is the manager PIN');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5: switching the language in Settings changes the UI at once and is saved', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5: switching the language in Settings changes the UI at once and is saved', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     assert.equal(await navSale(k).textContent(), 'Venta');
@@ -114,14 +107,11 @@ test('issue 5: switching the language in Settings changes the UI at once and is 
     assert.equal(again.value.language, 'pt-BR');
     await k.page.reload();
     await navSale(k).filter({ hasText: 'Venda' }).waitFor(WAIT);
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5: Settings saves the QR mode and the expiration, and shows the session (training, memory vault)', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5: Settings saves the QR mode and the expiration, and shows the session (training, memory vault)', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     assert.equal(await k.page.getByTestId('settings-panel').getAttribute('data-tab'), 'checkout', 'a connected kiosk opens on the checkout settings');
@@ -146,14 +136,11 @@ test('issue 5: Settings saves the QR mode and the expiration, and shows the sess
     assert.equal(await k.page.getByTestId('country-AR').count(), 0, 'training fixes the country: it is not asked');
     await k.page.getByTestId('connect-cancel').click();
     await k.page.getByTestId('connect-form').waitFor({ state: 'detached', ...WAIT });
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5: the POS external id is typed on the on-screen keyboard; a character the platform refuses is caught', { skip }, async () => {
-  const k = await startKioskBrowser();
-  try {
+test('issue 5: the POS external id is typed on the on-screen keyboard; a character the platform refuses is caught', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     await k.page.getByTestId('pos-id-edit').click();
@@ -172,19 +159,16 @@ test('issue 5: the POS external id is typed on the on-screen keyboard; a charact
     const saved = await k.core.api.getSettings({});
     assert.ok(saved.ok);
     assert.equal(saved.value.posId, 'CAJA-2');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
-test('issue 5: the relay URL and key are saved from Settings; the key is never shown or sent back to the page', { skip }, async () => {
-  const k = await startKioskBrowser();
-  const key = 'kiosk-Key_0042';
-  const bodies: Promise<string>[] = [];
-  k.page.on('response', (response: Response) => {
-    if (new URL(response.url()).pathname.startsWith('/api/') && !response.url().includes('/api/events')) bodies.push(response.text().catch(() => ''));
-  });
-  try {
+test('issue 5: the relay URL and key are saved from Settings; the key is never shown or sent back to the page', { skip }, () =>
+  withKioskBrowser({}, async (k) => {
+    const key = 'kiosk-Key_0042';
+    const bodies: Promise<string>[] = [];
+    k.page.on('response', (response: Response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/') && !response.url().includes('/api/events')) bodies.push(response.text().catch(() => ''));
+    });
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     await openTab(k, 'relay');
@@ -234,14 +218,11 @@ test('issue 5: the relay URL and key are saved from Settings; the key is never s
     const forgotten = await k.core.api.getSettings({});
     assert.ok(forgotten.ok);
     assert.equal(forgotten.value.relayKeySet, false, 'forgetting the key removes it');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);
 
 test('issue 5 "Receipts": the store name is saved; printers are offered when the shell lists them, else the print dialog is explained', { skip }, async () => {
-  const k = await startKioskBrowser({ printer: fakeElectronPrinter(['Counter-80mm', 'Office laser']) });
-  try {
+  await withKioskBrowser({ printer: fakeElectronPrinter(['Counter-80mm', 'Office laser']) }, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     await openTab(k, 'receipts');
@@ -259,26 +240,20 @@ test('issue 5 "Receipts": the store name is saved; printers are offered when the
     assert.equal(saved.value.storeName, 'Almacén Don José');
     assert.equal(saved.value.printerName, 'Counter-80mm');
     await k.screenshot('settings-receipts-printers');
-  } finally {
-    await k.close();
-  }
+  });
 
-  const plain = await startKioskBrowser();
-  try {
+  await withKioskBrowser({}, async (plain) => {
     assert.ok((await plain.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(plain, '1234');
     await openTab(plain, 'receipts');
     await plain.page.getByTestId('print-dialog-note').waitFor(WAIT);
     assert.equal(await plain.page.getByTestId('printers').count(), 0, 'no printer choice that would do nothing');
-  } finally {
-    await plain.close();
-  }
+  });
 });
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768 }]) {
-  test(`issue 5: every Settings tab at ${viewport.width}x${viewport.height}: screenshots, no sideways overflow, 48 px targets, axe WCAG A/AA`, { skip }, async () => {
-    const k = await startKioskBrowser({ viewport });
-    try {
+  test(`issue 5: every Settings tab at ${viewport.width}x${viewport.height}: screenshots, no sideways overflow, 48 px targets, axe WCAG A/AA`, { skip }, () =>
+    withKioskBrowser({ viewport }, async (k) => {
       assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
       await openSettings(k);
       await pressDigits(k.page.getByTestId('settings-gate'), '12');
@@ -311,15 +286,12 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768
       const connect = await k.page.getByTestId('connect').boundingBox();
       assert.ok(connect && connect.y + connect.height <= viewport.height, 'the Connect button is on screen with the keyboard');
       await assertAccessible(k.page, '[data-screen="Settings"]');
-    } finally {
-      await k.close();
-    }
-  });
+    }),
+  );
 }
 
-test('issue 14: the Settings tabs take the same keys as the Sale tabs: End, Home, and arrows that wrap (WAI-ARIA tabs)', { skip }, async () => {
-  const k = await startKioskBrowser({ viewport: { width: 1024, height: 768 } });
-  try {
+test('issue 14: the Settings tabs take the same keys as the Sale tabs: End, Home, and arrows that wrap (WAI-ARIA tabs)', { skip }, () =>
+  withKioskBrowser({ viewport: { width: 1024, height: 768 } }, async (k) => {
     assert.ok((await k.core.api.setPin({ newPin: '1234' })).ok);
     await unlockSettings(k, '1234');
     const { page } = k;
@@ -343,7 +315,5 @@ test('issue 14: the Settings tabs take the same keys as the Sale tabs: End, Home
     await assertOn('account', 'ArrowRight from the last tab wraps to the first');
     assert.equal(await page.getByTestId('tab-people').getAttribute('tabindex'), '-1', 'one tab stop for the tab list');
     await k.screenshot('settings-tabs-keyboard');
-  } finally {
-    await k.close();
-  }
-});
+  }),
+);

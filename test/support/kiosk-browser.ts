@@ -138,3 +138,13 @@ export async function startKioskBrowser(options: KioskBrowserOptions = {}): Prom
     },
   };
 }
+
+/** Starts the kiosk as startKioskBrowser does, runs `use` on it, and closes it whether `use` passed or failed. */
+export async function withKioskBrowser(options: KioskBrowserOptions, use: (k: KioskBrowser) => Promise<void>): Promise<void> {
+  const k = await startKioskBrowser(options);
+  try {
+    await use(k);
+  } finally {
+    await k.close();
+  }
+}
