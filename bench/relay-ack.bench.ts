@@ -12,6 +12,7 @@ import { buildRelay, type Relay } from '../relay/app.ts';
 import { signatureHeader } from '../node-common/webhook-signature.ts';
 import { REDIS_SKIP, startRedisServer } from '../test/support/redis-server.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
+import { paidNotificationBody } from './lib/paid-notification.ts';
 
 const SECRET = 'bench-secret-0123456789abcdef';
 const TARGET_P99_MS = 50;
@@ -53,17 +54,7 @@ function signedNotification(): { path: string; headers: Record<string, string>; 
   // seed 2.5: ORD + 26 upper-case letters and digits (the relay refuses any other shape, issue 12).
   const order = `ORDBENCH${String(counter).padStart(21, '0')}`;
   const requestId = `bench-${process.pid}-${counter}`;
-  const body = JSON.stringify({
-    action: 'order.processed',
-    api_version: 'v1',
-    application_id: '7000009',
-    date_created: new Date().toISOString(),
-    id: `ntf-${requestId}`,
-    live_mode: false,
-    type: 'order',
-    user_id: '9001',
-    data: { id: order, external_reference: `ext-${counter}`, status: 'processed', status_detail: 'accredited', total_paid_amount: '10.00', type: 'qr', version: 1, config: { qr: { external_pos_id: 'POS1' } } },
-  });
+  const body = paidNotificationBody({ applicationId: BENCH_APPLICATION.id, sellerId: '9001', orderId: order, requestId, externalReference: `ext-${counter}` });
   return {
     path: `/notifications/webhook?data.id=${order}&type=order`,
     headers: {

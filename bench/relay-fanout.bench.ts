@@ -23,6 +23,7 @@ import { until } from './lib/poll.ts';
 import { openRawEventStream } from './lib/raw-event-stream.ts';
 import { distribution, type Distribution } from './lib/stats.ts';
 import { figure, type BenchContext, type BenchResult } from './lib/report.ts';
+import { paidNotificationBody } from './lib/paid-notification.ts';
 
 const SECRET = 'bench-fanout-secret-0123456789abcdef';
 const KEY = 'bench-fanout-kiosk-key-0123456789abcdef';
@@ -101,18 +102,7 @@ export interface FanoutRun {
 function notificationBody(seq: number): { orderId: string; requestId: string; body: string } {
   const orderId = `ORDFAN${String(seq).padStart(23, '0')}`;
   const requestId = `fanout-${process.pid}-${seq}-${Date.now()}`;
-  const body = JSON.stringify({
-    action: 'order.processed',
-    api_version: 'v1',
-    application_id: '7000009',
-    date_created: new Date().toISOString(),
-    id: `ntf-${requestId}`,
-    live_mode: false,
-    type: 'order',
-    user_id: USER,
-    bench_seq: seq,
-    data: { id: orderId, external_reference: `fan-${seq}`, status: 'processed', status_detail: 'accredited', total_paid_amount: '10.00', type: 'qr', version: 1, config: { qr: { external_pos_id: 'POS1' } } },
-  });
+  const body = paidNotificationBody({ applicationId: '7000009', sellerId: USER, orderId, requestId, externalReference: `fan-${seq}`, seq });
   return { orderId, requestId, body };
 }
 
