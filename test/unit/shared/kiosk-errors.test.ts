@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { KIOSK_ERRORS, RENAMED_KIOSK_CODES, currentCode, defaultMessage, isKioskOwnCode, kioskError, kioskStatus, parseErrorCode, recordedError, type KioskOwnErrorCode } from '../../../shared/kiosk-errors.ts';
 import { common } from '../../../renderer/src/i18n/common.ts';
 import { OAUTH_ERRORS, ORDER_ERRORS, TOKENIZE_ERRORS } from '../../../shared/errors.ts';
+import { DOCUMENTED_REFUND_STATUSES } from '../../support/documented-refund-errors.ts';
 
 test('an error from the table has its message unless given a more precise one, and the table\'s retryable', () => {
   assert.deepEqual(kioskError('no_country'), { code: 'no_country', message: KIOSK_ERRORS.no_country.message, retryable: false });
@@ -51,17 +52,7 @@ test('issue 13: parseErrorCode passes a code of the tables on as it is and keeps
 });
 
 test('issue 26: the documented refund codes are in the platform table with their documented status; a stored row with an invented code reads as the documented one', () => {
-  const documented = {
-    invalid_order_owner: 400,
-    in_store_payment_refund_order: 400,
-    unsupported_partially_refunds: 400,
-    user_not_authorized: 401,
-    partial_refund_forbidden_with_tips: 403,
-    transaction_not_found: 404,
-    order_already_refunded: 409,
-    cannot_refund_order: 409,
-  } as const;
-  for (const [code, status] of Object.entries(documented)) {
+  for (const [code, status] of Object.entries(DOCUMENTED_REFUND_STATUSES)) {
     assert.equal(ORDER_ERRORS[code as keyof typeof ORDER_ERRORS].status, status, code);
     assert.deepEqual(parseErrorCode(code), { code }, `${code} is not unknown_platform_error`);
   }
