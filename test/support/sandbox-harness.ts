@@ -129,6 +129,24 @@ export async function learnWebhookSecret(h: Pick<Harness, 'request'>, clientId: 
   return reply.body.webhook_secret;
 }
 
+export interface NotifyingSandbox {
+  h: Harness;
+  seller: SellerWithToken;
+  /** The seller application's webhook secret (learnWebhookSecret). */
+  secret: string;
+}
+
+/**
+ * The platform side of the live-status tests: a sandbox whose sweep runs every 50 ms (orders expire on its clock), a
+ * seller of AR with the POS ids `pos`, and its application's webhook secret, learnt before the relay that checks it exists.
+ */
+export async function startNotifyingSandbox(pos: string[]): Promise<NotifyingSandbox> {
+  const h = await startSandbox({ sweepIntervalMs: 50 });
+  const seller = await h.seller('AR', pos);
+  const secret = await learnWebhookSecret(h, seller.client_id);
+  return { h, seller, secret };
+}
+
 /** Points the seller application's webhooks at `url` (PUT …/notifications); asserts 200, returns the secret it kept. */
 export async function pointWebhooksAt(h: Pick<Harness, 'request'>, clientId: string, url: string): Promise<string> {
   const reply = await h.request('PUT', `/sandbox/applications/${clientId}/notifications`, { body: { webhook_url: url } });

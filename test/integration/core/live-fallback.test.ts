@@ -7,7 +7,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Relay } from '../../../relay/app.ts';
 import { startSandboxRelay } from '../../support/relay-harness.ts';
-import { newKey, orderBody, startSandbox, learnWebhookSecret, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { startNotifyingSandbox, newKey, orderBody, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
 import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
@@ -26,9 +26,7 @@ let secret: string;
 const cleanups: Array<() => Promise<void>> = [];
 
 before(async () => {
-  h = await startSandbox({ sweepIntervalMs: 50 });
-  seller = await h.seller('AR', ['POS001']);
-  secret = await learnWebhookSecret(h, seller.client_id);
+  ({ h, seller, secret } = await startNotifyingSandbox(['POS001']));
 });
 
 after(async () => {

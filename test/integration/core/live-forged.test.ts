@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Relay } from '../../../relay/app.ts';
 import { startSandboxRelay } from '../../support/relay-harness.ts';
-import { newKey, orderBody, startSandbox, learnWebhookSecret, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { startNotifyingSandbox, newKey, orderBody, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
@@ -25,9 +25,7 @@ let relayUrl: string;
 const cleanups: Array<() => Promise<void>> = [];
 
 before(async () => {
-  h = await startSandbox({ sweepIntervalMs: 50 });
-  seller = await h.seller('AR', ['POS001']);
-  secret = await learnWebhookSecret(h, seller.client_id);
+  ({ h, seller, secret } = await startNotifyingSandbox(['POS001']));
   ({ relay, url: relayUrl } = await startSandboxRelay(h, seller, secret, KEY));
 });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Relay } from '../../../relay/app.ts';
 import { startSandboxRelay } from '../../support/relay-harness.ts';
-import { newKey, orderBody, startSandbox, learnWebhookSecret, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { startNotifyingSandbox, newKey, orderBody, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import type { OrderTracker } from '../../../electron/core/live/order-tracker.ts';
 import { MemoryTrackedOrderStore } from '../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
@@ -32,9 +32,8 @@ let relayAheadMs = 0;
 const running: RelaySubscriber[] = [];
 
 before(async () => {
-  h = await startSandbox({ sweepIntervalMs: 50 });
-  seller = await h.seller('AR', ['POS001']);
-  const secret = await learnWebhookSecret(h, seller.client_id);
+  let secret: string;
+  ({ h, seller, secret } = await startNotifyingSandbox(['POS001']));
   dir = mkdtempSync(join(tmpdir(), 'live-relay-'));
   ({ relay, url: relayUrl } = await startSandboxRelay(h, seller, secret, KEY, {
     dataFile: join(dir, 'relay.db'),

@@ -17,7 +17,7 @@ import { compose } from '../../../electron/core/compose.ts';
 import type { KioskCore } from '../../../electron/core/kiosk-core.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { createLogger } from '../../../electron/core/host/logger.ts';
-import { learnWebhookSecret, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { startNotifyingSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { lastConnectivity, PIN, until } from '../../support/kiosk-cores.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';
 
@@ -82,9 +82,8 @@ const events: KioskEvent[] = [];
 const logLines: string[] = [];
 
 before(async () => {
-  h = await startSandbox({ sweepIntervalMs: 50 });
-  seller = await h.seller('AR', ['CAJA-1']);
-  const secret = await learnWebhookSecret(h, seller.client_id);
+  let secret: string;
+  ({ h, seller, secret } = await startNotifyingSandbox(['CAJA-1']));
   dir = mkdtempSync(join(tmpdir(), 'unconfirmed-'));
   let relayUrl: string;
   ({ relay, url: relayUrl } = await startSandboxRelay(h, seller, secret, KEY, { dataFile: join(dir, 'relay.db') }));
