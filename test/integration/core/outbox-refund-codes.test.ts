@@ -11,6 +11,7 @@ import { startSandbox, type Harness, type SellerWithToken } from '../../support/
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
+import { qrCreateRequest } from '../../support/sample-order.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -41,13 +42,7 @@ afterEach(async () => {
 });
 
 async function paidOrder(amount = '100.00'): Promise<Order> {
-  const order = await createOrderOnce(stack.ops, port, stack.ordersRepo, {
-    type: 'qr',
-    external_reference: 'sale-refund-codes',
-    total_amount: amount,
-    config: { qr: { external_pos_id: 'POS001', mode: 'dynamic' } },
-    transactions: { payments: [{ amount }] },
-  });
+  const order = await createOrderOnce(stack.ops, port, stack.ordersRepo, qrCreateRequest('sale-refund-codes', amount));
   const paid = await h.request('POST', `/sandbox/orders/${order.id}/pay`, { body: { outcome: 'approved' } });
   assert.equal(paid.status, 200, paid.text);
   const fresh = await port.get(order.id);

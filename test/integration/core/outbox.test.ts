@@ -11,6 +11,7 @@ import { startSandbox, type Harness, type SellerWithToken } from '../../support/
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
+import { qrCreateRequest } from '../../support/sample-order.ts';
 import { KioskFailure } from '../../../shared/kiosk-failure.ts';
 import type { OrdersPort } from '../../../electron/core/ports.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
@@ -50,13 +51,7 @@ function open(orders: OrdersPort): CoreStack {
 }
 
 async function unpaidOrder(amount = '100.00'): Promise<Order> {
-  return createOrderOnce(stack.ops, port, stack.ordersRepo, {
-    type: 'qr',
-    external_reference: 'sale-outbox',
-    total_amount: amount,
-    config: { qr: { external_pos_id: 'POS001', mode: 'dynamic' } },
-    transactions: { payments: [{ amount }] },
-  });
+  return createOrderOnce(stack.ops, port, stack.ordersRepo, qrCreateRequest('sale-outbox', amount));
 }
 async function paidOrder(amount = '100.00'): Promise<Order> {
   const order = await unpaidOrder(amount);

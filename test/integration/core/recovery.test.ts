@@ -10,6 +10,7 @@ import { startSandbox, type Harness, type SellerWithToken } from '../../support/
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
+import { qrCreateRequest } from '../../support/sample-order.ts';
 import { recover } from '../../../electron/core/orders/recovery.ts';
 import { PlatformCallError, PlatformNetworkError } from '../../../electron/core/platform/errors.ts';
 import type { CreateOrderRequest, Order } from '../../../shared/schemas/order.ts';
@@ -38,13 +39,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const request = (reference: string, pos = 'POS001'): CreateOrderRequest => ({
-  type: 'qr',
-  external_reference: reference,
-  total_amount: '42.00',
-  config: { qr: { external_pos_id: pos, mode: 'dynamic' } },
-  transactions: { payments: [{ amount: '42.00' }] },
-});
+const request = (reference: string, pos = 'POS001'): CreateOrderRequest => qrCreateRequest(reference, '42.00', pos);
 const sellersOrders = () => [...h.sandbox.state.orders.values()].filter((o) => o.user_id === seller.user_id);
 const createKeys = () => port.sent.filter((s) => s.path === '/v1/orders').map((s) => s.key);
 function options(onOrder?: (o: Order) => void) {
