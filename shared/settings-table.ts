@@ -79,6 +79,14 @@ export function secretSetting<S extends z.ZodType, const N extends NullRule | un
   return { ...row, secret: true } as SecretRow<S> & { nullable: N };
 }
 
+/**
+ * A name a manager may clear (null forgets it; none by default): printable text up to `max` as sent, while stored rows
+ * are read back with the looser rule of earlier versions (any text of 1 to `max`), so none is lost.
+ */
+function clearableText(max: number) {
+  return setting({ value: ({ printable }) => printable(max), stored: ({ z }) => z.string().min(1).max(max), nullable: 'forgets', default: null, needsPin: true });
+}
+
 /** issue 18: a maintenance window, "HH:MM-HH:MM" (24 h; the end before the start crosses midnight). */
 export const MAINTENANCE_WINDOW_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -109,21 +117,9 @@ export const SETTINGS = {
   /** The seller's country: sets the currency. Fixed by training (core settings/kiosk-settings.ts); chosen when connecting a real account. */
   countryCode: setting({ value: ({ z }) => z.enum(COUNTRY_CODES), default: null, needsPin: true }),
   /** The store's name as printed on receipts (the platform's store name, issue 16, is stored as it comes). */
-  storeName: setting({
-    value: ({ printable }) => printable(64),
-    stored: ({ z }) => z.string().min(1).max(64),
-    nullable: 'forgets',
-    default: null,
-    needsPin: true,
-  }),
+  storeName: clearableText(64),
   /** The printer receipts go to silently (Electron); null: the system's default printer, or the print dialog. */
-  printerName: setting({
-    value: ({ printable }) => printable(128),
-    stored: ({ z }) => z.string().min(1).max(128),
-    nullable: 'forgets',
-    default: null,
-    needsPin: true,
-  }),
+  printerName: clearableText(128),
   /** issue 15 "Outcomes full screen": a short chime when a payment lands (training too), unless the manager mutes it. */
   soundOnPayment: setting({ value: ({ z }) => z.boolean(), default: true, needsPin: true }),
   /**

@@ -1,4 +1,5 @@
 import { buildMerchantQr, type MerchantQr } from '../../shared/emv-qr.ts';
+import { sameFields } from '../../shared/same-fields.ts';
 
 /**
  * buildMerchantQr for the order path, faster (issue 7: it was the largest single cost of POST /v1/orders). For one
@@ -42,19 +43,11 @@ const templates = new Map<string, Template | null>();
  */
 let last: { qr: MerchantQr; referenceLength: number; template: Template | null } | null = null;
 
-function sameTemplateInputs(a: MerchantQr, b: MerchantQr): boolean {
-  return (
-    a.pointOfInitiation === b.pointOfInitiation &&
-    a.currency === b.currency &&
-    a.countryCode === b.countryCode &&
-    a.merchantCategoryCode === b.merchantCategoryCode &&
-    a.merchantName === b.merchantName &&
-    a.merchantCity === b.merchantCity
-  );
-}
+/** What the template depends on: every MerchantQr field but the QR id and the reference. */
+const TEMPLATE_INPUTS = ['pointOfInitiation', 'currency', 'countryCode', 'merchantCategoryCode', 'merchantName', 'merchantCity'] as const;
 
 function templateFor(qr: MerchantQr, referenceLength: number): Template | null {
-  if (last !== null && last.referenceLength === referenceLength && sameTemplateInputs(last.qr, qr)) return last.template;
+  if (last !== null && last.referenceLength === referenceLength && sameFields(last.qr, qr, TEMPLATE_INPUTS)) return last.template;
   const key = `${qr.pointOfInitiation}\u0000${qr.currency}\u0000${qr.countryCode}\u0000${qr.merchantCategoryCode ?? ''}\u0000${referenceLength}\u0000${qr.merchantName}\u0000${qr.merchantCity}`;
   let template = templates.get(key);
   if (template === undefined) {

@@ -1,5 +1,5 @@
 import type { Logger } from '../ports.ts';
-import { DamagedRowError } from '../store/order-rows.ts';
+import { DamagedRowError } from '../store/row-reader.ts';
 import { isDiskFull } from '../store/disk-full.ts';
 import { KIOSK_ERRORS } from '../../../shared/kiosk-errors.ts';
 import { KioskFailure, refuse } from '../../../shared/kiosk-failure.ts';

@@ -163,7 +163,7 @@ export function saleApi(deps: CoreServices): SaleApi {
       if (current.status !== 'created') return ok(orderView(current));
       // issue 17, 28: the cancel is recorded with the cashier signed in, when there is one, in one transaction.
       const cashier = deps.day.people.current()?.person ?? null;
-      const item = await outbox.requestCancel({ orderId: input.id, requester: cashier, actor: 'cashier' });
+      const item = await outbox.requestCancel({ orderId: input.id, requester: cashier, actor: 'cashier', current });
       if (item.state === 'failed' && item.lastError) return { ok: false, error: recordedError(item.lastError) };
       // issue 15 "False alarms": the customer is paying (seed 7.5 instore_order_locked_error). The cancel was dropped,
       // not failed (no manager alert); the cashier is told to wait, and the sale waits for the platform's answer.

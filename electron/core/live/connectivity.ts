@@ -2,6 +2,7 @@ import type { Clock } from '../ports.ts';
 import { PlatformCallError } from '../platform/errors.ts';
 import type { LinkState } from './live-status.ts';
 import type { Connectivity } from '../../../shared/kiosk-api.ts';
+import { sameFields } from '../../../shared/same-fields.ts';
 
 /** Every call through the Orders port passes here (the core: to learn whether the platform is reachable). */
 export type CallObserver = <T>(call: () => Promise<T>) => Promise<T>;
@@ -44,11 +45,7 @@ export class ConnectivityState {
     const before = this.#current;
     const next = { ...before, ...change };
     if (
-      next.platform === before.platform &&
-      next.relay === before.relay &&
-      next.lastContactAt === before.lastContactAt &&
-      next.relayProblem === before.relayProblem &&
-      next.outboxStopped === before.outboxStopped &&
+      sameFields(next, before, ['platform', 'relay', 'lastContactAt', 'relayProblem', 'outboxStopped']) &&
       JSON.stringify(next.pushProblem ?? null) === JSON.stringify(before.pushProblem ?? null)
     )
       return;

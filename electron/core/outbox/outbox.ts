@@ -9,13 +9,12 @@ import { jobKindOf, type JobKinds, type JobOf, type OutboxKind } from './job-kin
 import { refundJob } from './refund-job.ts';
 import { cancelJob } from './cancel-job.ts';
 import { OrderLookup } from './order-lookup.ts';
-import { OutboxRefusedError } from './outbox-refused.ts';
+import { KioskFailure } from '../../../shared/kiosk-failure.ts';
 import { RequestRecorder, type NewCancel, type NewRefund } from './request-recorder.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 
 export type { OutboxRetryPolicy, NewRefund, NewCancel };
-export { OutboxRefusedError };
 
 /** The kinds the outbox sends (issue 13: a new kind is its JobKind file and one line here). */
 const JOB_KINDS: JobKinds = { refund: refundJob, cancel: cancelJob };
@@ -104,7 +103,7 @@ export class Outbox {
   /**
    * issue 28 "one record per refund or cancel": records the refund a manager asked for (RequestRecorder.refund: the order
    * loaded once, the amount read once, the operation, its approver and its audit row in one transaction) and makes a
-   * first send attempt. Refuses with OutboxRefusedError (invalid_amount, order_not_found, order_unknown,
+   * first send attempt. Refuses with a KioskFailure (invalid_amount, order_not_found, order_unknown,
    * refund_request_conflict, or a code of checkRefund) before writing anything. Resolves with the item as it stands
    * after that attempt: done, failed with the platform's code, or queued (offline, or behind an older item of the same
    * order). A request id already recorded (issue 12) resolves with that same item, once any send of it in flight has its
@@ -126,7 +125,7 @@ export class Outbox {
   /**
    * Records a cancel (seed 4.5) with the person who asked for it, as one (RequestRecorder.cancel), and makes a first send
    * attempt. A cancel already waiting for the order is returned instead of a second one. Refuses with
-   * OutboxRefusedError (order_already_canceled) when the order is known not to be in status created, even after asking
+   * a KioskFailure (order_already_canceled) when the order is known not to be in status created, even after asking
    * the platform.
    */
   async requestCancel(ask: NewCancel): Promise<OutboxItem> {
@@ -139,11 +138,11 @@ export class Outbox {
   /**
    * A manager sends a failed (or waiting) item again, now, with its same key (audited). After an
    * idempotency_window_passed failure this is the manager's decision that the platform does not hold it.
-   * Throws OutboxRefusedError (not_found, not_retryable) for an unknown item or one sending, done or dropped.
+   * Throws a KioskFailure (not_found, not_retryable) for an unknown item or one sending, done or dropped.
    */
   async retry(id: string, actor: string): Promise<OutboxItem> {
     const op = this.#item(id);
-    if (op.state !== 'failed' && op.state !== 'queued') throw new OutboxRefusedError('not_retryable', `This ${op.kind} is ${op.state}; only a failed or waiting one can be retried.`);
+    if (op.state !== 'failed' && op.state !== 'queued') throw new KioskFailure('not_retryable', `This ${op.kind} is ${op.state}; only a failed or waiting one can be retried.`);
     this.#o.db.transaction(() => {
       this.#o.ops.requeue(id, op.lastError?.code === 'idempotency_window_passed');
       this.#o.audit.append({ actor, action: 'outbox.retry', subject: id, detail: { kind: op.kind, order: op.orderId, amount: op.amount, lastError: op.lastError } });
@@ -154,12 +153,12 @@ export class Outbox {
 
   /**
    * A manager gives up on a failed or waiting item (audited): it is never sent and leaves the list. Resolves with the
-   * item in state dropped (what outbox.changed carries too, so a screen takes it off its list). Throws OutboxRefusedError (not_found, not_droppable) for
+   * item in state dropped (what outbox.changed carries too, so a screen takes it off its list). Throws a KioskFailure (not_found, not_droppable) for
    * an unknown item or one sending or done.
    */
   drop(id: string, actor: string): OutboxItem {
     const op = this.#item(id);
-    if (op.state !== 'failed' && op.state !== 'queued') throw new OutboxRefusedError('not_droppable', `This ${op.kind} is ${op.state}; only a failed or waiting one can be dropped.`);
+    if (op.state !== 'failed' && op.state !== 'queued') throw new KioskFailure('not_droppable', `This ${op.kind} is ${op.state}; only a failed or waiting one can be dropped.`);
     const dropped = this.#o.db.transaction(() => {
       const after = this.#o.ops.markDropped(id);
       this.#o.audit.append({ actor, action: 'outbox.drop', subject: id, detail: { kind: op.kind, order: op.orderId, amount: op.amount, lastError: op.lastError } });
@@ -229,7 +228,7 @@ export class Outbox {
 
   #item(id: string): Operation {
     const op = this.#o.ops.get(id);
-    if (!op || op.kind === 'create' || op.state === 'dropped') throw new OutboxRefusedError('not_found', 'There is no such item in the outbox.');
+    if (!op || op.kind === 'create' || op.state === 'dropped') throw new KioskFailure('not_found', 'There is no such item in the outbox.');
     return op;
   }
 

@@ -5,9 +5,9 @@ import type { StoredOrder } from '../store/orders-repo.ts';
 import type { AuditLog } from '../store/audit-log.ts';
 import { checkRefund } from './refund-rules.ts';
 import type { OrderLookup } from './order-lookup.ts';
-import { OutboxRefusedError } from './outbox-refused.ts';
+import { KioskFailure } from '../../../shared/kiosk-failure.ts';
 import type { PersonRef } from '../../../shared/day-api.ts';
-import type { RefundOrderRequest } from '../../../shared/schemas/order.ts';
+import type { Order, RefundOrderRequest } from '../../../shared/schemas/order.ts';
 import { canonicalAmount, formatAmount, type Currency } from '../../../shared/money.ts';
 
 /** A refund as a manager asks for it (issue 28: one call carries all of it, and it is recorded as one). */
@@ -36,6 +36,11 @@ export interface NewCancel {
   /** Who the audit says acted ("cashier", "kiosk"). */
   actor: string;
   onlyIfStored?: boolean;
+  /**
+   * The order as the caller has just read it (the sale's cancel asks the platform first): taken as it is, not loaded
+   * again (issue 28: a cancel reads its order once). Absent: the recorder looks it up.
+   */
+  current?: Order;
 }
 
 /** What a request came to: the item recorded for it now (`fresh`, to be sent), or the one already recorded for it. */
@@ -71,7 +76,7 @@ export class RequestRecorder {
 
   /**
    * Loads the order once, reads the amount once in its currency, checks the refund (refund-rules.ts, on the platform's
-   * freshest word before refusing) and records it. Throws OutboxRefusedError before recording anything: invalid_amount,
+   * freshest word before refusing) and records it. Throws a KioskFailure before recording anything: invalid_amount,
    * order_not_found, order_unknown, refund_request_conflict, or a code of checkRefund.
    */
   async refund(ask: NewRefund): Promise<RecordedRequest> {
@@ -82,8 +87,8 @@ export class RequestRecorder {
     let amount: { minor: number; text: string } | null = null;
     if (ask.amount !== undefined) {
       const read = canonicalAmount(ask.amount, currency);
-      if (!read.ok) throw new OutboxRefusedError('invalid_amount', read.reason);
-      if (read.minor === 0) throw new OutboxRefusedError('invalid_amount', 'A refund amount must be greater than zero.');
+      if (!read.ok) throw new KioskFailure('invalid_amount', read.reason);
+      if (read.minor === 0) throw new KioskFailure('invalid_amount', 'A refund amount must be greater than zero.');
       amount = { minor: read.minor, text: read.amount };
     }
     const amountText = amount?.text ?? null;
@@ -110,7 +115,7 @@ export class RequestRecorder {
         verdict = judge(stored);
       }
     }
-    if (!verdict.ok) throw new OutboxRefusedError(verdict.code, verdict.message);
+    if (!verdict.ok) throw new KioskFailure(verdict.code, verdict.message);
     const refundMinor = verdict.refundMinor;
     const payment = stored.order.transactions.payments[0];
     // seed 4.6: a partial refund names the payment transaction; stored with the item so every retry sends the same body.
@@ -141,7 +146,7 @@ export class RequestRecorder {
 
   /**
    * A cancel (seed 4.5). A cancel already waiting for the order is that request (recorded once). Throws
-   * OutboxRefusedError order_already_canceled when the order is known not to be in status created, even after asking
+   * a KioskFailure order_already_canceled when the order is known not to be in status created, even after asking
    * the platform; order_not_found or order_unknown as OrderLookup.known.
    */
   async cancel(ask: NewCancel): Promise<RecordedRequest> {
@@ -149,11 +154,11 @@ export class RequestRecorder {
     const requester = ask.requester ? personOf(ask.requester) : null;
     const waiting = this.#o.ops.forOrder(orderId).find((op) => op.kind === 'cancel' && (op.state === 'queued' || op.state === 'sending'));
     if (waiting) return this.#repeated(waiting, requester);
-    let stored = await this.#o.lookup.known(orderId, ask.onlyIfStored);
-    if (stored.order.status !== 'created') stored = (await this.#o.lookup.refresh(orderId)) ?? stored;
-    if (stored.order.status !== 'created') {
-      const why = stored.order.status === 'processed' ? 'the customer already paid it; refund it instead' : `it is ${stored.order.status}`;
-      throw new OutboxRefusedError('order_already_canceled', `Order ${orderId} cannot be canceled: ${why}.`);
+    let order = ask.current ?? (await this.#o.lookup.known(orderId, ask.onlyIfStored)).order;
+    if (order.status !== 'created') order = (await this.#o.lookup.refresh(orderId))?.order ?? order;
+    if (order.status !== 'created') {
+      const why = order.status === 'processed' ? 'the customer already paid it; refund it instead' : `it is ${order.status}`;
+      throw new KioskFailure('order_already_canceled', `Order ${orderId} cannot be canceled: ${why}.`);
     }
     return this.#o.db.transaction((): RecordedRequest => {
       const op = this.#o.ops.record('cancel', orderId, null, null);
@@ -174,14 +179,14 @@ export class RequestRecorder {
 
   /**
    * The refund already recorded for `requestId`, when it is this same refund (order, and amount as a decimal string or
-   * null for a full one); null when the request is new. Throws OutboxRefusedError refund_request_conflict when the id
+   * null for a full one); null when the request is new. Throws a KioskFailure refund_request_conflict when the id
    * was recorded for another order or amount: a screen reusing an id for a different refund is a bug, never a refund.
    */
   #sameRequest(requestId: string, orderId: string, amount: string | null): Operation | null {
     const earlier = this.#o.ops.byRequestId(requestId);
     if (!earlier) return null;
     if (earlier.kind !== 'refund' || earlier.orderId !== orderId || earlier.amount !== amount) {
-      throw new OutboxRefusedError(
+      throw new KioskFailure(
         'refund_request_conflict',
         'This refund request was already recorded for another sale or amount; nothing new was sent. Close the refund, check the sale, and start a new refund if one is still needed.',
       );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RetryPolicy } from '../../../node-common/retry.ts';
+import { readCappedBody } from '../../../node-common/capped-body.ts';
 import { isLoopbackHostname } from '../../../shared/loopback.ts';
 import type { PlatformHttp } from './http.ts';
 import type { TokenProvider } from './orders-client.ts';
@@ -236,22 +237,6 @@ function networkCode(error: unknown): string {
 }
 
 /** The body, refused (unexpected_response) as soon as it grows past `max` bytes: a QR file is small. */
-async function readLimited(response: Response, max: number): Promise<Buffer> {
-  const tooLarge = () => new PlatformCallError(200, 'unexpected_response', `The platform's QR file is larger than ${max} bytes.`);
-  if (Number(response.headers.get('content-length') ?? 0) > max) throw tooLarge();
-  if (!response.body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+function readLimited(response: Response, max: number): Promise<Buffer> {
+  return readCappedBody(response, max, () => new PlatformCallError(200, 'unexpected_response', `The platform's QR file is larger than ${max} bytes.`));
 }

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { DamagedRowError } from './order-rows.ts';
+import { DamagedRowError, jsonColumn, readColumns } from './row-reader.ts';
+import { personColumns, personIn } from './person-columns.ts';
+import { StatementCache } from './statements.ts';
 import { CURRENCIES, type Currency } from '../../../shared/money.ts';
 import type { PersonRef } from '../../../shared/day-api.ts';
 
@@ -63,8 +65,7 @@ const saleSchema = z.object({
   qr_order_id: z.string().nullable(),
   qr_amount_minor: minor.positive().nullable(),
   description: z.string().nullable(),
-  cashier_id: z.string().nullable(),
-  cashier_name: z.string().nullable(),
+  ...personColumns('cashier'),
   shift_id: z.string().nullable(),
 });
 const movementSchema = z.object({
@@ -76,10 +77,8 @@ const movementSchema = z.object({
   currency,
   amount_minor: minor.positive(),
   reason: z.string().nullable(),
-  by_id: z.string().nullable(),
-  by_name: z.string().nullable(),
-  approved_by_id: z.string().nullable(),
-  approved_by_name: z.string().nullable(),
+  ...personColumns('by'),
+  ...personColumns('approved_by'),
   shift_id: z.string().nullable(),
 });
 const denominationsSchema = z.array(z.object({ value: z.string(), count: z.number().int().nonnegative() }));
@@ -91,16 +90,16 @@ const tillSchema = z.object({
   expected_minor: z.number().int().nullable(),
   denominations: z.string().nullable(),
   counted_at: z.string().nullable(),
-  counted_by_id: z.string().nullable(),
-  counted_by_name: z.string().nullable(),
+  ...personColumns('counted_by'),
 });
 
 export class CashRepo {
   readonly #db: Database.Database;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #statements: StatementCache;
 
   constructor(db: Database.Database) {
     this.#db = db;
+    this.#statements = new StatementCache(db);
   }
 
   /** Runs `work` in one transaction (the sale or movement, its lines and its audit entry: all or none). */
@@ -193,41 +192,23 @@ export class CashRepo {
     return changes > 0;
   }
 
-  #statement(sql: string): Database.Statement {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
-  }
-
   #run(sql: string, params: Record<string, unknown>): number {
     const bound = Object.fromEntries(Object.entries(params).filter(([name, value]) => value !== undefined && sql.includes(`@${name}`)));
-    return this.#statement(sql).run(bound).changes;
+    return this.#statements.get(sql).run(bound).changes;
   }
 
   #one<T>(sql: string, key: string, read: (raw: unknown) => T): T | null {
-    const row = this.#statement(sql).get(key);
+    const row = this.#statements.get(sql).get(key);
     return row === undefined ? null : read(row);
   }
 
   #all<T>(sql: string, params: Record<string, unknown>, read: (raw: unknown) => T): T[] {
-    return this.#statement(sql).all(params).map(read);
+    return this.#statements.get(sql).all(params).map(read);
   }
 }
 
-function parsed<T>(schema: z.ZodType<T>, table: string, raw: unknown): T {
-  const result = schema.safeParse(raw);
-  if (result.success) return result.data;
-  const r = raw as { id?: unknown; shift_id?: unknown } | null;
-  throw new DamagedRowError(table, String(r?.id ?? r?.shift_id ?? '?'), result.error.issues[0]?.message ?? 'invalid');
-}
-
-const person = (id: string | null, name: string | null): PersonRef | null => (id !== null && name !== null ? { id, name } : null);
-
 function readSale(raw: unknown): CashSaleRow {
-  const r = parsed(saleSchema, 'cash_sales', raw);
+  const r = readColumns('cash_sales', saleSchema, raw);
   if (r.tendered_minor < r.amount_minor) throw new DamagedRowError('cash_sales', r.id, 'tendered less than the amount');
   return {
     id: r.id,
@@ -240,13 +221,13 @@ function readSale(raw: unknown): CashSaleRow {
     qrOrderId: r.qr_order_id,
     qrAmountMinor: r.qr_amount_minor,
     description: r.description,
-    cashier: person(r.cashier_id, r.cashier_name),
+    cashier: personIn(r, 'cashier'),
     shiftId: r.shift_id,
   };
 }
 
 function readMovement(raw: unknown): CashMovementRow {
-  const r = parsed(movementSchema, 'cash_movements', raw);
+  const r = readColumns('cash_movements', movementSchema, raw);
   return {
     id: r.id,
     requestId: r.request_id,
@@ -256,24 +237,15 @@ function readMovement(raw: unknown): CashMovementRow {
     currency: r.currency,
     amountMinor: r.amount_minor,
     reason: r.reason,
-    by: person(r.by_id, r.by_name),
-    approvedBy: person(r.approved_by_id, r.approved_by_name),
+    by: personIn(r, 'by'),
+    approvedBy: personIn(r, 'approved_by'),
     shiftId: r.shift_id,
   };
 }
 
 function readTill(raw: unknown): TillRow {
-  const r = parsed(tillSchema, 'tills', raw);
-  let denominations: TillRow['denominations'] = null;
-  if (r.denominations !== null) {
-    let json: unknown;
-    try {
-      json = JSON.parse(r.denominations);
-    } catch {
-      throw new DamagedRowError('tills', r.shift_id, 'denominations are not JSON');
-    }
-    denominations = parsed(denominationsSchema, 'tills', json);
-  }
+  const r = readColumns('tills', tillSchema, raw, 'shift_id');
+  const denominations = r.denominations === null ? null : jsonColumn('tills', r.shift_id, 'denominations', r.denominations, denominationsSchema);
   return {
     shiftId: r.shift_id,
     currency: r.currency,
@@ -282,6 +254,6 @@ function readTill(raw: unknown): TillRow {
     expectedMinor: r.expected_minor,
     denominations,
     countedAt: r.counted_at,
-    countedBy: person(r.counted_by_id, r.counted_by_name),
+    countedBy: personIn(r, 'counted_by'),
   };
 }

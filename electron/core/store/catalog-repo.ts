@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { DamagedRowError, firstIssue, oneOrNull, readColumns } from './row-reader.ts';
+import { prepareAll, type Statements } from './statements.ts';
 import type { Clock } from '../ports.ts';
 import { CURRENCIES, formatAmount, type Currency } from '../../../shared/money.ts';
 import { checkBarcode } from '../../../shared/barcode.ts';
@@ -52,74 +53,59 @@ const rowSchema = z.object({
   updated_at: z.number().int(),
 });
 
+// issue 29: the barcode and category live beside the item (migrations.ts, the barcode/category step).
+const SELECT_ITEM = 'SELECT c.*, x.barcode, x.category_id FROM catalog c LEFT JOIN catalog_item_codes x ON x.item_id = c.id';
+const CATALOG_SQL = {
+  all: `${SELECT_ITEM} ORDER BY c.title COLLATE NOCASE, c.title, c.id`,
+  count: 'SELECT count(*) AS n FROM catalog',
+  byId: `${SELECT_ITEM} WHERE c.id = ?`,
+  byCode: `${SELECT_ITEM} WHERE c.external_code = ?`,
+  byBarcode: `${SELECT_ITEM} WHERE x.barcode = ?`,
+  setCodes: `INSERT INTO catalog_item_codes (item_id, barcode, category_id) VALUES (@id, @barcode, @categoryId)
+    ON CONFLICT (item_id) DO UPDATE SET barcode = excluded.barcode, category_id = excluded.category_id`,
+  clearCodes: 'DELETE FROM catalog_item_codes WHERE item_id = ?',
+  insert: `INSERT INTO catalog (id, title, unit_price_minor, currency, unit_measure, external_code, created_at, updated_at)
+    VALUES (@id, @title, @unitPriceMinor, @currency, @unitMeasure, @externalCode, @now, @now)`,
+  update: `UPDATE catalog SET title = @title, unit_price_minor = @unitPriceMinor, currency = @currency, unit_measure = @unitMeasure,
+      external_code = @externalCode, updated_at = @now
+    WHERE id = @id`,
+  delete: 'DELETE FROM catalog WHERE id = ?',
+} as const;
+
 /**
  * The catalog table. Writes refuse fields that break the catalog's rules (KioskStoreError); reads re-validate every row
  * (style guide 10) and throw DamagedRowError naming the row, so a damaged price never reaches a sale.
  */
 export class CatalogRepo {
   readonly #clock: Clock;
-  readonly #all: Database.Statement;
-  readonly #count: Database.Statement;
-  readonly #byId: Database.Statement;
-  readonly #byCode: Database.Statement;
-  readonly #byBarcode: Database.Statement;
-  readonly #setCodes: Database.Statement;
-  readonly #clearCodes: Database.Statement;
-  readonly #insert: Database.Statement;
-  readonly #update: Database.Statement;
-  readonly #delete: Database.Statement;
-
+  readonly #statements: Statements<typeof CATALOG_SQL>;
   readonly #db: Database.Database;
 
   constructor(db: Database.Database, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
-    // issue 29: the barcode and category live beside the item (migrations.ts, the barcode/category step).
-    const select = 'SELECT c.*, x.barcode, x.category_id FROM catalog c LEFT JOIN catalog_item_codes x ON x.item_id = c.id';
-    this.#all = db.prepare(`${select} ORDER BY c.title COLLATE NOCASE, c.title, c.id`);
-    this.#count = db.prepare('SELECT count(*) AS n FROM catalog');
-    this.#byId = db.prepare(`${select} WHERE c.id = ?`);
-    this.#byCode = db.prepare(`${select} WHERE c.external_code = ?`);
-    this.#byBarcode = db.prepare(`${select} WHERE x.barcode = ?`);
-    this.#setCodes = db.prepare(
-      `INSERT INTO catalog_item_codes (item_id, barcode, category_id) VALUES (@id, @barcode, @categoryId)
-       ON CONFLICT (item_id) DO UPDATE SET barcode = excluded.barcode, category_id = excluded.category_id`,
-    );
-    this.#clearCodes = db.prepare('DELETE FROM catalog_item_codes WHERE item_id = ?');
-    this.#insert = db.prepare(
-      `INSERT INTO catalog (id, title, unit_price_minor, currency, unit_measure, external_code, created_at, updated_at)
-       VALUES (@id, @title, @unitPriceMinor, @currency, @unitMeasure, @externalCode, @now, @now)`,
-    );
-    this.#update = db.prepare(
-      `UPDATE catalog SET title = @title, unit_price_minor = @unitPriceMinor, currency = @currency, unit_measure = @unitMeasure,
-         external_code = @externalCode, updated_at = @now
-       WHERE id = @id`,
-    );
-    this.#delete = db.prepare('DELETE FROM catalog WHERE id = ?');
+    this.#statements = prepareAll(db, CATALOG_SQL);
   }
 
   /** Every item, by title. Throws DamagedRowError for a damaged row. */
   all(): CatalogRow[] {
-    return this.#all.all().map(readRow);
+    return this.#statements.all.all().map(readRow);
   }
 
   count(): number {
-    return (this.#count.get() as { n: number }).n;
+    return (this.#statements.count.get() as { n: number }).n;
   }
 
   get(id: string): CatalogRow | null {
-    const row = this.#byId.get(id);
-    return row === undefined ? null : readRow(row);
+    return oneOrNull(this.#statements.byId.get(id), readRow);
   }
 
   byCode(code: string): CatalogRow | null {
-    const row = this.#byCode.get(code);
-    return row === undefined ? null : readRow(row);
+    return oneOrNull(this.#statements.byCode.get(code), readRow);
   }
 
   byBarcode(barcode: string): CatalogRow | null {
-    const row = this.#byBarcode.get(barcode);
-    return row === undefined ? null : readRow(row);
+    return oneOrNull(this.#statements.byBarcode.get(barcode), readRow);
   }
 
   /**
@@ -129,7 +115,7 @@ export class CatalogRepo {
   insert(id: string, fields: CatalogFields): CatalogRow {
     const checked = check(fields, id);
     this.#db.transaction(() => {
-      this.#run(() => this.#insert.run({ id, ...columns(checked), now: this.#clock.now() }), id);
+      this.#run(() => this.#statements.insert.run({ id, ...columns(checked), now: this.#clock.now() }), id);
       this.#writeCodes(id, checked);
     })();
     return this.get(id) as CatalogRow;
@@ -139,20 +125,20 @@ export class CatalogRepo {
   update(id: string, fields: CatalogFields): boolean {
     const checked = check(fields, id);
     return this.#db.transaction(() => {
-      const changed = this.#run(() => this.#update.run({ id, ...columns(checked), now: this.#clock.now() }), id).changes === 1;
+      const changed = this.#run(() => this.#statements.update.run({ id, ...columns(checked), now: this.#clock.now() }), id).changes === 1;
       if (changed) this.#writeCodes(id, checked);
       return changed;
     })();
   }
 
   #writeCodes(id: string, fields: CatalogFields): void {
-    if (fields.barcode === null && fields.categoryId === null) this.#clearCodes.run(id);
-    else this.#run(() => this.#setCodes.run({ id, barcode: fields.barcode, categoryId: fields.categoryId }), id);
+    if (fields.barcode === null && fields.categoryId === null) this.#statements.clearCodes.run(id);
+    else this.#run(() => this.#statements.setCodes.run({ id, barcode: fields.barcode, categoryId: fields.categoryId }), id);
   }
 
   /** False when there is no item `id`. */
   delete(id: string): boolean {
-    return this.#delete.run(id).changes === 1;
+    return this.#statements.delete.run(id).changes === 1;
   }
 
   #run(write: () => Database.RunResult, id: string): Database.RunResult {
@@ -177,10 +163,7 @@ export class DuplicateCodeError extends KioskStoreError {
 
 function check(fields: CatalogFields, id: string): CatalogFields {
   const parsed = fieldsSchema.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new KioskStoreError(`refusing to store catalog item ${id}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
-  }
+  if (!parsed.success) throw new KioskStoreError(`refusing to store catalog item ${id}: ${firstIssue(parsed.error)}`);
   return parsed.data;
 }
 
@@ -191,10 +174,7 @@ function columns(fields: CatalogFields): Omit<CatalogFields, 'barcode' | 'catego
 }
 
 function readRow(raw: unknown): CatalogRow {
-  const id = String((raw as { id?: unknown } | null)?.id ?? '?');
-  const row = rowSchema.safeParse(raw);
-  if (!row.success) throw new DamagedRowError('catalog', id, `columns: ${row.error.issues[0]?.message ?? 'invalid'}`);
-  const r = row.data;
+  const r = readColumns('catalog', rowSchema, raw);
   const fields = fieldsSchema.safeParse({
     title: r.title,
     unitPriceMinor: r.unit_price_minor,
@@ -204,10 +184,7 @@ function readRow(raw: unknown): CatalogRow {
     barcode: r.barcode,
     categoryId: r.category_id,
   });
-  if (!fields.success) {
-    const issue = fields.error.issues[0];
-    throw new DamagedRowError('catalog', r.id, `${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
-  }
+  if (!fields.success) throw new DamagedRowError('catalog', r.id, firstIssue(fields.error));
   // A price the wire format cannot carry (over 12 integer digits) is as damaged as a missing one.
   try {
     formatAmount(fields.data.unitPriceMinor, fields.data.currency);

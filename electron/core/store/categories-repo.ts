@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { oneOrNull, readColumns } from './row-reader.ts';
+import { prepareAll, type Statements } from './statements.ts';
 import type { Clock } from '../ports.ts';
 import { MAX_CATEGORY_NAME } from '../../../shared/catalog-limits.ts';
 
@@ -15,6 +16,16 @@ export interface CategoryRow {
 
 const nameSchema = z.string().min(1).max(MAX_CATEGORY_NAME).regex(/^[^\p{Cc}]*$/u, 'has control characters');
 const rowSchema = z.object({ id: z.string().min(1).max(64), name: nameSchema, created_at: z.number().int(), updated_at: z.number().int() });
+
+const CATEGORIES_SQL = {
+  all: 'SELECT * FROM categories ORDER BY name COLLATE NOCASE, id',
+  byId: 'SELECT * FROM categories WHERE id = ?',
+  byName: 'SELECT * FROM categories WHERE name = ? COLLATE NOCASE',
+  insert: 'INSERT INTO categories (id, name, created_at, updated_at) VALUES (@id, @name, @now, @now)',
+  rename: 'UPDATE categories SET name = @name, updated_at = @now WHERE id = @id',
+  delete: 'DELETE FROM categories WHERE id = ?',
+  items: 'SELECT count(*) AS n FROM catalog_item_codes WHERE category_id = ?',
+} as const;
 
 /** Another category already has this name (names are unique whatever their case). */
 export class DuplicateCategoryError extends KioskStoreError {
@@ -30,58 +41,44 @@ export class DuplicateCategoryError extends KioskStoreError {
  */
 export class CategoriesRepo {
   readonly #clock: Clock;
-  readonly #all: Database.Statement;
-  readonly #byId: Database.Statement;
-  readonly #byName: Database.Statement;
-  readonly #insert: Database.Statement;
-  readonly #rename: Database.Statement;
-  readonly #delete: Database.Statement;
-  readonly #items: Database.Statement;
+  readonly #statements: Statements<typeof CATEGORIES_SQL>;
 
   constructor(db: Database.Database, clock: Clock) {
     this.#clock = clock;
-    this.#all = db.prepare('SELECT * FROM categories ORDER BY name COLLATE NOCASE, id');
-    this.#byId = db.prepare('SELECT * FROM categories WHERE id = ?');
-    this.#byName = db.prepare('SELECT * FROM categories WHERE name = ? COLLATE NOCASE');
-    this.#insert = db.prepare('INSERT INTO categories (id, name, created_at, updated_at) VALUES (@id, @name, @now, @now)');
-    this.#rename = db.prepare('UPDATE categories SET name = @name, updated_at = @now WHERE id = @id');
-    this.#delete = db.prepare('DELETE FROM categories WHERE id = ?');
-    this.#items = db.prepare('SELECT count(*) AS n FROM catalog_item_codes WHERE category_id = ?');
+    this.#statements = prepareAll(db, CATEGORIES_SQL);
   }
 
   all(): CategoryRow[] {
-    return this.#all.all().map(readRow);
+    return this.#statements.all.all().map(readRow);
   }
 
   get(id: string): CategoryRow | null {
-    const row = this.#byId.get(id);
-    return row === undefined ? null : readRow(row);
+    return oneOrNull(this.#statements.byId.get(id), readRow);
   }
 
   /** The category named `name`, whatever its case. */
   byName(name: string): CategoryRow | null {
-    const row = this.#byName.get(name);
-    return row === undefined ? null : readRow(row);
+    return oneOrNull(this.#statements.byName.get(name), readRow);
   }
 
   insert(id: string, name: string): CategoryRow {
-    this.#write(() => this.#insert.run({ id, name: checkName(name), now: this.#clock.now() }), name);
+    this.#write(() => this.#statements.insert.run({ id, name: checkName(name), now: this.#clock.now() }), name);
     return this.get(id) as CategoryRow;
   }
 
   /** False when there is no category `id`. */
   rename(id: string, name: string): boolean {
-    return this.#write(() => this.#rename.run({ id, name: checkName(name), now: this.#clock.now() }), name).changes === 1;
+    return this.#write(() => this.#statements.rename.run({ id, name: checkName(name), now: this.#clock.now() }), name).changes === 1;
   }
 
   /** False when there is no category `id`; its items are left without one (ON DELETE SET NULL). */
   delete(id: string): boolean {
-    return this.#delete.run(id).changes === 1;
+    return this.#statements.delete.run(id).changes === 1;
   }
 
   /** How many catalog items are in category `id`. */
   itemCount(id: string): number {
-    return (this.#items.get(id) as { n: number }).n;
+    return (this.#statements.items.get(id) as { n: number }).n;
   }
 
   #write(write: () => Database.RunResult, name: string): Database.RunResult {
@@ -101,7 +98,6 @@ function checkName(name: string): string {
 }
 
 function readRow(raw: unknown): CategoryRow {
-  const row = rowSchema.safeParse(raw);
-  if (!row.success) throw new DamagedRowError('categories', String((raw as { id?: unknown } | null)?.id ?? '?'), row.error.issues[0]?.message ?? 'invalid');
-  return { id: row.data.id, name: row.data.name, createdAt: row.data.created_at, updatedAt: row.data.updated_at };
+  const row = readColumns('categories', rowSchema, raw);
+  return { id: row.id, name: row.name, createdAt: row.created_at, updatedAt: row.updated_at };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { DamagedRowError, jsonColumn, readColumns } from './row-reader.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import { createOrderRequestSchema, refundOrderRequestSchema, refundOrderResponseSchema, type CreateOrderRequest, type RefundOrderRequest } from '../../../shared/schemas/order.ts';
 import { decimalString, ORDER_ID_PATTERN } from '../../../shared/schemas/common.ts';
@@ -115,21 +115,9 @@ function requestProblem(kind: OperationKind, orderId: string | null, request: un
 
 /** A stored row as an Operation; throws DamagedRowError naming the row when it does not read as one. */
 export function readRow(raw: unknown): Operation {
-  const id = String((raw as { id?: unknown } | null)?.id ?? '?');
-  const parsed = rowSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DamagedRowError('operations', id, `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  const row = parsed.data;
-  const json = (text: string, field: string): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new DamagedRowError('operations', id, `${field} is not JSON`);
-    }
-  };
-  const request = json(row.request, 'request');
+  const row = readColumns('operations', rowSchema, raw);
+  const id = row.id;
+  const request = jsonColumn('operations', id, 'request', row.request);
   const problem = requestProblem(row.kind, row.order_id, request);
   if (problem) throw new DamagedRowError('operations', id, problem);
   if (row.kind === 'create' && row.amount !== (request as CreateOrderRequest).total_amount) {
@@ -151,7 +139,7 @@ export function readRow(raw: unknown): Operation {
     attempts: row.attempts,
     // A code an older build wrote under its former name is read under the current one (shared/kiosk-errors.ts).
     lastError: row.last_error_code === null ? null : { code: currentCode(row.last_error_code), message: row.last_error_message ?? '' },
-    result: row.result === null ? null : json(row.result, 'result'),
+    result: row.result === null ? null : jsonColumn('operations', id, 'result', row.result),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     nextAttemptAt: row.next_attempt_at,

@@ -1,26 +1,10 @@
 // The orders table's rows read back (style guide 10: stored data is re-validated when read), split from
 // orders-repo.ts (issue 13: no file in electron/core over 350 lines). The queries live in the repo.
 import { z } from 'zod';
-import { KioskStoreError } from './database.ts';
+import { DamagedRowError, jsonColumn, readColumns } from './row-reader.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
 import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 import { parseAmount } from '../../../shared/money.ts';
-
-/**
- * A row read back from the store that does not hold what was written (style guide 10: stored data is re-validated when
- * read). Money must never come out of the store silently wrong, so reading such a row is an error naming its table and
- * id, never a best guess.
- */
-export class DamagedRowError extends KioskStoreError {
-  constructor(
-    readonly table: string,
-    readonly rowId: string,
-    readonly reason: string,
-  ) {
-    super(`the kiosk database row ${table}/${rowId} is damaged: ${reason}`);
-    this.name = 'DamagedRowError';
-  }
-}
 
 /** An order as the kiosk last saw it (issue 12: no webhook version takes part; the column is empty since migration 5). */
 export interface StoredOrder {
@@ -49,25 +33,11 @@ export const rowSchema = z.object({
 export type OrderRow = z.infer<typeof rowSchema>;
 
 export function readRow(raw: unknown): StoredOrder {
-  const id = String((raw as { id?: unknown } | null)?.id ?? '?');
-  const row = rowSchema.safeParse(raw);
-  if (!row.success) throw new DamagedRowError('orders', id, `columns: ${row.error.issues[0]?.message ?? 'invalid'}`);
-  return toStored(row.data);
+  return toStored(readColumns('orders', rowSchema, raw));
 }
 
 function toStored(row: OrderRow): StoredOrder {
-  let body: unknown;
-  try {
-    body = JSON.parse(row.body);
-  } catch {
-    throw new DamagedRowError('orders', row.id, 'body is not JSON');
-  }
-  const parsed = kioskOrderSchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new DamagedRowError('orders', row.id, `body: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
-  }
-  const order = parsed.data;
+  const order = jsonColumn('orders', row.id, 'body', row.body, kioskOrderSchema);
   // The columns are what queries filter on; the body is what the kiosk shows. They must tell the same story.
   if (order.id !== row.id) throw new DamagedRowError('orders', row.id, `body holds order ${order.id}`);
   if (order.status !== row.status) throw new DamagedRowError('orders', row.id, `status column ${row.status} but body ${order.status}`);

@@ -1,7 +1,9 @@
 import { isNewer as isNewerUpdate } from './order-freshness.ts';
 import type Database from 'better-sqlite3';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError, readRow, type StoredOrder } from './order-rows.ts';
+import { readRow, type StoredOrder } from './order-rows.ts';
+import { oneOrNull } from './row-reader.ts';
+import { prepareAll, StatementCache, type Statements } from './statements.ts';
 import { filteredListSql, filteredSearchSql, newestFirst, type OrderFilter, type OrderKey } from './order-filters.ts';
 import type { Clock } from '../ports.ts';
 import { systemClock } from '../../../node-common/time.ts';
@@ -9,7 +11,6 @@ import type { Order } from '../../../shared/schemas/order.ts';
 import { kioskOrderSchema } from '../../../shared/schemas/platform-order.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
 
-export { DamagedRowError };
 export type { StoredOrder };
 
 export interface OrderListQuery {
@@ -58,9 +59,22 @@ const PAID_STATUSES = new Set(['processed', 'refunded']);
  * help (fewer than 3 characters) or the text is common (REFERENCE_SEEK_CAP matches or more), orders_newest is scanned
  * newest first instead, which covers the reference and stops at the limit: a common text fills it soon. The non-final orders are the rule of
  * shared/order-status.ts (isFinalOrder) applied on save to the open_orders table (migration 5), read from there
- * instead of every body.
+ * instead of every body. The writes and the lookups by id come first.
  */
 export const ORDERS_SQL = {
+  upsert: `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
+    VALUES (@id, @external_reference, @status, @last_updated_date, @created_date, @total_amount, @body, @updated_at, @paid_at)
+    ON CONFLICT (id) DO UPDATE SET
+      external_reference = excluded.external_reference, status = excluded.status,
+      last_updated_date = excluded.last_updated_date, created_date = excluded.created_date,
+      total_amount = excluded.total_amount, body = excluded.body, updated_at = excluded.updated_at,
+      paid_at = COALESCE(orders.paid_at, excluded.paid_at)`,
+  open: 'INSERT OR IGNORE INTO open_orders (id) VALUES (?)',
+  closed: 'DELETE FROM open_orders WHERE id = ?',
+  attribute: `INSERT OR IGNORE INTO order_people (order_id, created_date, cashier_id, cashier_name, shift_id)
+    SELECT id, created_date, @cashierId, @cashierName, @shiftId FROM orders WHERE id = @id`,
+  byId: 'SELECT * FROM orders WHERE id = ?',
+  byIds: 'SELECT * FROM orders WHERE id IN (SELECT value FROM json_each(@ids))',
   list: `SELECT * FROM orders WHERE created_date >= @since AND (created_date, id) < (@beforeDate, @beforeId)
     ORDER BY created_date DESC, id DESC LIMIT @limit`,
   referenceMatches: `SELECT count(*) AS n FROM (SELECT 1 FROM orders_reference_text WHERE orders_reference_text MATCH @phrase LIMIT @cap)`,
@@ -97,48 +111,14 @@ export const REFERENCE_SEEK_CAP = 2_000;
 export class OrdersRepo {
   readonly #db: Database.Database;
   readonly #clock: Clock;
-  readonly #upsert: Database.Statement;
-  readonly #open: Database.Statement;
-  readonly #closed: Database.Statement;
-  readonly #byId: Database.Statement;
-  readonly #list: Database.Statement;
-  readonly #byReference: Database.Statement;
-  readonly #referenceMatches: Database.Statement;
-  readonly #byReferenceSeek: Database.Statement;
-  readonly #byAmount: Database.Statement;
-  readonly #byIds: Database.Statement;
-  readonly #nonFinal: Database.Statement;
-  readonly #openIds: Database.Statement;
-  readonly #filtered = new Map<string, Database.Statement>();
-  readonly #attribute: Database.Statement;
+  readonly #statements: Statements<typeof ORDERS_SQL>;
+  readonly #filtered: StatementCache;
 
   constructor(db: Database.Database, clock: Clock = systemClock) {
     this.#db = db;
     this.#clock = clock;
-    this.#upsert = db.prepare(
-      `INSERT INTO orders (id, external_reference, status, last_updated_date, created_date, total_amount, body, updated_at, paid_at)
-       VALUES (@id, @external_reference, @status, @last_updated_date, @created_date, @total_amount, @body, @updated_at, @paid_at)
-       ON CONFLICT (id) DO UPDATE SET
-         external_reference = excluded.external_reference, status = excluded.status,
-         last_updated_date = excluded.last_updated_date, created_date = excluded.created_date,
-         total_amount = excluded.total_amount, body = excluded.body, updated_at = excluded.updated_at,
-         paid_at = COALESCE(orders.paid_at, excluded.paid_at)`,
-    );
-    this.#open = db.prepare('INSERT OR IGNORE INTO open_orders (id) VALUES (?)');
-    this.#closed = db.prepare('DELETE FROM open_orders WHERE id = ?');
-    this.#byId = db.prepare('SELECT * FROM orders WHERE id = ?');
-    this.#list = db.prepare(ORDERS_SQL.list);
-    this.#byReference = db.prepare(ORDERS_SQL.byReference);
-    this.#referenceMatches = db.prepare(ORDERS_SQL.referenceMatches);
-    this.#byReferenceSeek = db.prepare(ORDERS_SQL.byReferenceSeek);
-    this.#byAmount = db.prepare(ORDERS_SQL.byAmount);
-    this.#byIds = db.prepare('SELECT * FROM orders WHERE id IN (SELECT value FROM json_each(@ids))');
-    this.#nonFinal = db.prepare(ORDERS_SQL.nonFinal);
-    this.#openIds = db.prepare(ORDERS_SQL.nonFinalIds);
-    this.#attribute = db.prepare(
-      `INSERT OR IGNORE INTO order_people (order_id, created_date, cashier_id, cashier_name, shift_id)
-       SELECT id, created_date, @cashierId, @cashierName, @shiftId FROM orders WHERE id = @id`,
-    );
+    this.#statements = prepareAll(db, ORDERS_SQL);
+    this.#filtered = new StatementCache(db);
   }
 
   /**
@@ -146,18 +126,12 @@ export class OrdersRepo {
    * a sale charged again after no answer is the same sale, by whoever charged it first.
    */
   attribute(id: string, cashier: { id: string; name: string } | null, shiftId: string | null): void {
-    this.#attribute.run({ id, cashierId: cashier?.id ?? null, cashierName: cashier?.name ?? null, shiftId });
+    this.#statements.attribute.run({ id, cashierId: cashier?.id ?? null, cashierName: cashier?.name ?? null, shiftId });
   }
 
   /** The statement of `sql` (one of ORDERS_SQL) for a listing filtered by cashier or shift, prepared once per shape. */
-  #statement(sql: string, filter: OrderFilter): Database.Statement {
-    const text = filteredSql(sql, filter);
-    let statement = this.#filtered.get(text);
-    if (statement === undefined) {
-      statement = this.#db.prepare(text);
-      this.#filtered.set(text, statement);
-    }
-    return statement;
+  #filteredStatement(sql: string, filter: OrderFilter): Database.Statement {
+    return this.#filtered.get(filteredSql(sql, filter));
   }
 
   /**
@@ -171,9 +145,9 @@ export class OrdersRepo {
     }
     const o = parsed.data;
     this.#db.transaction(() => {
-      this.#upsert.run(this.#row(o));
+      this.#statements.upsert.run(this.#row(o));
       // issue 14: the order joins or leaves the set polling asks about, with the write that decides it.
-      (isFinalOrder(o) ? this.#closed : this.#open).run(o.id);
+      (isFinalOrder(o) ? this.#statements.closed : this.#statements.open).run(o.id);
     })();
   }
 
@@ -207,8 +181,7 @@ export class OrdersRepo {
 
   /** The stored order, or null when the kiosk has never seen it. Throws DamagedRowError for a damaged row. */
   load(id: string): StoredOrder | null {
-    const row = this.#byId.get(id);
-    return row === undefined ? null : readRow(row);
+    return oneOrNull(this.#statements.byId.get(id), readRow);
   }
 
   /** Newest first (created_date). Throws RangeError for an unreadable `since`, DamagedRowError for a damaged row. */
@@ -248,15 +221,15 @@ export class OrdersRepo {
     if (filter.cashierId !== null || filter.shiftId !== null || filter.status !== null) return this.#selectFiltered(options, { since, beforeDate, beforeId }, filter, limit);
     const bounds = { since, beforeDate, beforeId };
     const query = options.query?.trim() ? options.query.trim() : null;
-    if (query === null) return this.#list.all({ ...bounds, limit }).map(readRow);
+    if (query === null) return this.#statements.list.all({ ...bounds, limit }).map(readRow);
     // issue 14: each match by its own index, newest first, then merged: an OR of the two would scan every row.
     const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const matches = [
       ...(this.#byReferenceText(query, bounds, like, limit) as Array<{ id: string; created_date: string }>),
-      ...(this.#byAmount.all({ ...bounds, amounts: JSON.stringify(amountForms(query)), limit }) as Array<{ id: string; created_date: string }>),
+      ...(this.#statements.byAmount.all({ ...bounds, amounts: JSON.stringify(amountForms(query)), limit }) as Array<{ id: string; created_date: string }>),
     ];
     const ids = [...new Set(matches.sort(newestFirst).map((m) => m.id))].slice(0, limit);
-    const rows = new Map((this.#byIds.all({ ids: JSON.stringify(ids) }) as Array<{ id: string }>).map((row) => [row.id, row]));
+    const rows = new Map((this.#statements.byIds.all({ ids: JSON.stringify(ids) }) as Array<{ id: string }>).map((row) => [row.id, row]));
     return ids.map((id) => readRow(rows.get(id)));
   }
 
@@ -265,16 +238,16 @@ export class OrdersRepo {
     const query = options.query?.trim() ? options.query.trim() : null;
     const params = { ...bounds, ...filter, limit };
     const named = (sql: string, extra: Record<string, unknown>) =>
-      this.#statement(sql, filter).all(Object.fromEntries(Object.entries({ ...params, ...extra }).filter(([name]) => filteredSql(sql, filter).includes(`@${name}`))));
+      this.#filteredStatement(sql, filter).all(Object.fromEntries(Object.entries({ ...params, ...extra }).filter(([name]) => filteredSql(sql, filter).includes(`@${name}`))));
     if (query === null) return named(ORDERS_SQL.list, {}).map(readRow);
     const like = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const phrase = `"${query.replaceAll('"', '""')}"`;
     // As #byReferenceText: the trigram index unless the text is too short or too common for it to narrow.
-    const seek = [...query].length >= 3 && (this.#referenceMatches.get({ phrase, cap: REFERENCE_SEEK_CAP }) as { n: number }).n < REFERENCE_SEEK_CAP;
+    const seek = [...query].length >= 3 && (this.#statements.referenceMatches.get({ phrase, cap: REFERENCE_SEEK_CAP }) as { n: number }).n < REFERENCE_SEEK_CAP;
     const byText = seek ? named(ORDERS_SQL.byReferenceSeek, { phrase, like }) : named(ORDERS_SQL.byReference, { like });
     const ids = [...(byText as OrderKey[]), ...(named(ORDERS_SQL.byAmount, { amounts: JSON.stringify(amountForms(query)) }) as OrderKey[])];
     const newest = [...new Map(ids.sort(newestFirst).map((m) => [m.id, m])).keys()].slice(0, limit);
-    const rows = new Map((this.#byIds.all({ ids: JSON.stringify(newest) }) as Array<{ id: string }>).map((row) => [row.id, row]));
+    const rows = new Map((this.#statements.byIds.all({ ids: JSON.stringify(newest) }) as Array<{ id: string }>).map((row) => [row.id, row]));
     return newest.map((id) => readRow(rows.get(id)));
   }
 
@@ -283,15 +256,15 @@ export class OrdersRepo {
     if ([...query].length >= 3) {
       // An FTS5 string: the text as one phrase, its double quotes doubled; trigram matches it anywhere in a reference.
       const phrase = `"${query.replaceAll('"', '""')}"`;
-      const { n } = this.#referenceMatches.get({ phrase, cap: REFERENCE_SEEK_CAP }) as { n: number };
-      if (n < REFERENCE_SEEK_CAP) return this.#byReferenceSeek.all({ phrase, ...bounds, like, limit });
+      const { n } = this.#statements.referenceMatches.get({ phrase, cap: REFERENCE_SEEK_CAP }) as { n: number };
+      if (n < REFERENCE_SEEK_CAP) return this.#statements.byReferenceSeek.all({ phrase, ...bounds, like, limit });
     }
-    return this.#byReference.all({ ...bounds, like, limit });
+    return this.#statements.byReference.all({ ...bounds, like, limit });
   }
 
   /** Orders whose state can still change without the kiosk acting (shared/order-status.ts isFinalOrder). Oldest first. */
   nonFinal(): StoredOrder[] {
-    return this.#nonFinal.all().map(readRow);
+    return this.#statements.nonFinal.all().map(readRow);
   }
 
   /**
@@ -299,7 +272,7 @@ export class OrdersRepo {
    * poller asks the platform about (issue 14: polling asks only about orders that can still change).
    */
   nonFinalIds(): Array<{ id: string; status: string }> {
-    return this.#openIds.all() as Array<{ id: string; status: string }>;
+    return this.#statements.nonFinalIds.all() as Array<{ id: string; status: string }>;
   }
 }
 

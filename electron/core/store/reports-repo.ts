@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
-import { DamagedRowError, readRow } from './order-rows.ts';
+import { readRow } from './order-rows.ts';
+import { DamagedRowError, jsonColumn, oneOrNull, readColumns } from './row-reader.ts';
+import { personColumns, personIn } from './person-columns.ts';
+import { prepareAll, type Statements } from './statements.ts';
 import { newestFirst } from './order-filters.ts';
 import { decimalString } from '../../../shared/schemas/common.ts';
 import type { PendingRefund, ReportOrder, ReportRefunds } from './report-rows.ts';
@@ -40,9 +43,13 @@ export const REPORT_SQL = {
   pendingRefunds: `SELECT order_id, amount FROM operations
     WHERE kind = 'refund' AND state IN ('queued', 'sending') AND created_at >= @sinceMs AND created_at < @untilMs
     ORDER BY created_at, rowid`,
+  insert: `INSERT INTO reports (kind, since, until, shift_id, closed_at, closed_by_id, closed_by_name, body)
+    VALUES (@kind, @since, @until, @shiftId, @closedAt, @byId, @byName, @body)`,
+  list: 'SELECT * FROM reports WHERE number < @before ORDER BY number DESC LIMIT @limit',
+  get: 'SELECT * FROM reports WHERE number = ?',
 } as const;
 
-const attributionSchema = z.object({ cashier_id: z.string().nullable(), cashier_name: z.string().nullable() });
+const attributionSchema = z.object(personColumns('cashier'));
 const reportRowSchema = z.object({
   number: z.number().int(),
   kind: z.enum(['day', 'shift']),
@@ -57,47 +64,26 @@ const reportRowSchema = z.object({
 
 export class ReportsRepo {
   readonly #db: Database.Database;
-  readonly #range: Database.Statement;
-  readonly #shift: Database.Statement;
-  readonly #pending: Database.Statement;
-  readonly #refundedOrders: Database.Statement;
-  readonly #ordersById: Database.Statement;
-  readonly #refundTimes: Database.Statement;
-  readonly #cashiers: Database.Statement;
-  readonly #insert: Database.Statement;
-  readonly #list: Database.Statement;
-  readonly #get: Database.Statement;
+  readonly #statements: Statements<typeof REPORT_SQL>;
 
   constructor(db: Database.Database) {
     this.#db = db;
-    this.#range = db.prepare(REPORT_SQL.range);
-    this.#shift = db.prepare(REPORT_SQL.shift);
-    this.#pending = db.prepare(REPORT_SQL.pendingRefunds);
-    this.#refundedOrders = db.prepare(REPORT_SQL.refundedOrders);
-    this.#ordersById = db.prepare(REPORT_SQL.ordersById);
-    this.#refundTimes = db.prepare(REPORT_SQL.refundTimes);
-    this.#cashiers = db.prepare(REPORT_SQL.cashiers);
-    this.#insert = db.prepare(
-      `INSERT INTO reports (kind, since, until, shift_id, closed_at, closed_by_id, closed_by_name, body)
-       VALUES (@kind, @since, @until, @shiftId, @closedAt, @byId, @byName, @body)`,
-    );
-    this.#list = db.prepare('SELECT * FROM reports WHERE number < @before ORDER BY number DESC LIMIT @limit');
-    this.#get = db.prepare('SELECT * FROM reports WHERE number = ?');
+    this.#statements = prepareAll(db, REPORT_SQL);
   }
 
   /** The orders created in [since, until), oldest first, with their cashier. Throws DamagedRowError like OrdersRepo. */
   ordersInRange(since: string, until: string): ReportOrder[] {
-    return this.#range.all({ since, until }).map(readReportOrder);
+    return this.#statements.range.all({ since, until }).map(readReportOrder);
   }
 
   /** The orders sold in shift `shiftId`, oldest first. */
   ordersOfShift(shiftId: string): ReportOrder[] {
-    return this.#shift.all({ shiftId }).map(readReportOrder);
+    return this.#statements.shift.all({ shiftId }).map(readReportOrder);
   }
 
   /** Who sold each of the orders `ids` that records a cashier (the history's rows; issue 17), by order id. */
   cashiersOf(ids: string[]): Map<string, PersonRef> {
-    const rows = this.#cashiers.all({ ids: JSON.stringify(ids) }) as Array<{ order_id: string; cashier_id: string; cashier_name: string | null }>;
+    const rows = this.#statements.cashiers.all({ ids: JSON.stringify(ids) }) as Array<{ order_id: string; cashier_id: string; cashier_name: string | null }>;
     return new Map(rows.map((row) => [row.order_id, { id: row.cashier_id, name: row.cashier_name ?? '' }]));
   }
 
@@ -111,9 +97,9 @@ export class ReportsRepo {
     const range = { since, until: until ?? '~', sinceMs: Date.parse(since), untilMs: until === null ? Number.MAX_SAFE_INTEGER : Date.parse(until) };
     const inRange = (ms: number) => ms >= range.sinceMs && ms < range.untilMs;
 
-    const refundedIds = (this.#refundedOrders.all(range) as Array<{ id: string }>).map((row) => row.id);
+    const refundedIds = (this.#statements.refundedOrders.all(range) as Array<{ id: string }>).map((row) => row.id);
     const made = new Map<string, number>();
-    const times = this.#refundTimes.all({ ids: JSON.stringify(refundedIds) }) as Array<{ order_id: string; updated_at: number; refund_id: unknown }>;
+    const times = this.#statements.refundTimes.all({ ids: JSON.stringify(refundedIds) }) as Array<{ order_id: string; updated_at: number; refund_id: unknown }>;
     // The first answer that names a refund is the one that made it.
     for (const row of times) if (typeof row.refund_id === 'string' && !made.has(row.refund_id)) made.set(row.refund_id, row.updated_at);
     const refunds: ReportRefunds[] = [];
@@ -123,7 +109,7 @@ export class ReportsRepo {
       if (refundIds.size > 0) refunds.push({ order, refundIds });
     }
 
-    const rows = this.#pending.all(range) as Array<{ order_id: string | null; amount: string | null }>;
+    const rows = this.#statements.pendingRefunds.all(range) as Array<{ order_id: string | null; amount: string | null }>;
     const orders = new Map(this.#orders(rows.flatMap((row) => (row.order_id === null ? [] : [row.order_id]))).map((order) => [order.id, order]));
     const pendingRefunds = rows.flatMap((row): PendingRefund[] => {
       // An outbox refund whose order the kiosk never stored has no currency to be counted in.
@@ -140,7 +126,7 @@ export class ReportsRepo {
   /** The stored orders `ids`, oldest first (each once). */
   #orders(ids: string[]): Order[] {
     if (ids.length === 0) return [];
-    return this.#ordersById
+    return this.#statements.ordersById
       .all({ ids: JSON.stringify([...new Set(ids)]) })
       .map((raw) => readRow(raw).order)
       .sort((a, z) => newestFirst(z, a));
@@ -149,7 +135,7 @@ export class ReportsRepo {
   /** Stores a closed report under the next number (never given before, AUTOINCREMENT) and answers it with that number. */
   close(report: ZReport, closedBy: PersonRef): ZReport {
     return this.#db.transaction(() => {
-      const { lastInsertRowid } = this.#insert.run({
+      const { lastInsertRowid } = this.#statements.insert.run({
         kind: report.kind,
         since: report.since,
         until: report.until,
@@ -165,7 +151,7 @@ export class ReportsRepo {
 
   /** Newest first, numbers below `before`. */
   list(before: number | undefined, limit: number): ReportSummary[] {
-    return this.#list.all({ before: before ?? Number.MAX_SAFE_INTEGER, limit }).map((raw) => {
+    return this.#statements.list.all({ before: before ?? Number.MAX_SAFE_INTEGER, limit }).map((raw) => {
       const r = readReportRow(raw);
       return { number: r.number, kind: r.kind, since: r.since ?? '', until: r.until, shiftId: r.shift_id, closedAt: r.closed_at, closedBy: { id: r.closed_by_id, name: r.closed_by_name } };
     });
@@ -173,33 +159,26 @@ export class ReportsRepo {
 
   /** The closed report `number`, or null. */
   get(number: number): ZReport | null {
-    const raw = this.#get.get(number);
-    if (raw === undefined) return null;
-    const row = readReportRow(raw);
-    let body: unknown;
-    try {
-      body = JSON.parse(row.body);
-    } catch {
-      throw new DamagedRowError('reports', String(row.number), 'body is not JSON');
-    }
-    const report = body as ZReport;
-    if (typeof report !== 'object' || report === null || !Array.isArray(report.currencies) || report.currencies.some((c) => !CURRENCIES.includes(c.currency))) {
-      throw new DamagedRowError('reports', String(row.number), 'body is not a report');
-    }
-    return { ...report, number: row.number };
+    return oneOrNull(this.#statements.get.get(number), readReport);
   }
+}
+
+function readReport(raw: unknown): ZReport {
+  const row = readReportRow(raw);
+  const report = jsonColumn('reports', String(row.number), 'body', row.body) as ZReport;
+  if (typeof report !== 'object' || report === null || !Array.isArray(report.currencies) || report.currencies.some((c) => !CURRENCIES.includes(c.currency))) {
+    throw new DamagedRowError('reports', String(row.number), 'body is not a report');
+  }
+  return { ...report, number: row.number };
 }
 
 function readReportOrder(raw: unknown): ReportOrder {
   const stored = readRow(raw);
   const who = attributionSchema.safeParse(raw);
   if (!who.success) throw new DamagedRowError('orders', stored.order.id, 'cashier columns');
-  const { cashier_id: id, cashier_name: name } = who.data;
-  return { order: stored.order, cashier: id !== null && name !== null ? { id, name } : null };
+  return { order: stored.order, cashier: personIn(who.data, 'cashier') };
 }
 
 function readReportRow(raw: unknown) {
-  const parsed = reportRowSchema.safeParse(raw);
-  if (!parsed.success) throw new DamagedRowError('reports', String((raw as { number?: unknown } | null)?.number ?? '?'), parsed.error.issues[0]?.message ?? 'invalid');
-  return parsed.data;
+  return readColumns('reports', reportRowSchema, raw, 'number');
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './orders-repo.ts';
+import { DamagedRowError } from './row-reader.ts';
 
 /** One key of the settings table as a small typed store (the session meta, the relay cursor, a setting). */
 export interface KeyValue<T> {

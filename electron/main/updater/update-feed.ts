@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { readCappedBody } from '../../../node-common/capped-body.ts';
 
 /**
  * The generic update feed electron-builder publishes (issue 18): `latest-linux.yml` (AppImage), `latest.yml` (NSIS),
@@ -99,26 +100,8 @@ export async function fetchRelease(feedUrl: string, platform: NodeJS.Platform, f
 
 /** The body as text, or a throw as soon as it passes `max` bytes (a declared length over it is refused unread). */
 async function readBounded(response: Response, max: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > max) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new Error(`the update feed file is larger than ${max} bytes`);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error(`the update feed file is larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = await readCappedBody(response, max, () => new Error(`the update feed file is larger than ${max} bytes`));
+  return body.toString('utf8');
 }
 
 /** The file's sha512, base64 (electron-builder's encoding). */

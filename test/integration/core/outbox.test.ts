@@ -11,7 +11,7 @@ import { startSandbox, type Harness, type SellerWithToken } from '../../support/
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { openCoreStack, type CoreStack } from '../../support/core-stack.ts';
 import { createOrderOnce } from '../../../electron/core/orders/create-order.ts';
-import { OutboxRefusedError } from '../../../electron/core/outbox/outbox.ts';
+import { KioskFailure } from '../../../shared/kiosk-failure.ts';
 import type { OrdersPort } from '../../../electron/core/ports.ts';
 import type { OutboxItem } from '../../../shared/kiosk-api.ts';
 import type { Order } from '../../../shared/schemas/order.ts';
@@ -198,7 +198,7 @@ describe('platform unreachable', () => {
     await fault({ method: 'POST', path: '/v1/orders/*/refund', kind: 'error_before', status: 503, rate: 1 });
     assert.equal((await stack.outbox.requestRefund({ orderId: order.id, amount: '60.00', approver: null, actor: 'manager-ana' })).state, 'queued');
     await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, amount: '50.00', approver: null, actor: 'manager-ana' }), (e: unknown) => {
-      assert.ok(e instanceof OutboxRefusedError);
+      assert.ok(e instanceof KioskFailure);
       assert.equal(e.code, 'refund_amount_exceeds');
       assert.match(e.message, /At most 40\.00 ARS/);
       return true;
@@ -259,7 +259,7 @@ describe('definitive refusals and the manager', () => {
     assert.equal(dropped.id, failed.id);
     assert.equal(dropped.state, 'dropped', 'the drop answers with the item as it now stands');
     assert.deepEqual(stack.outbox.list(), []);
-    await assert.rejects(stack.outbox.retry(failed.id, 'manager-bo'), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'not_found');
+    await assert.rejects(stack.outbox.retry(failed.id, 'manager-bo'), (e: unknown) => e instanceof KioskFailure && e.code === 'not_found');
 
     const trail = stack.audit.list(20).map((e) => [e.actor, e.action]);
     assert.deepEqual(trail, [
@@ -291,7 +291,7 @@ describe('definitive refusals and the manager', () => {
 
   test('a refund of an unpaid order is refused locally (checked again with the platform) and nothing is recorded', async () => {
     const order = await unpaidOrder();
-    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'cannot_refund_order');
+    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana' }), (e: unknown) => e instanceof KioskFailure && e.code === 'cannot_refund_order');
     assert.deepEqual(stack.outbox.list(), []);
     assert.equal(refundKeys(order.id).length, 0);
   });
@@ -324,12 +324,12 @@ describe('cancels', () => {
 
   test('a paid order cannot be canceled: refused locally with a reason', async () => {
     const order = await paidOrder();
-    await assert.rejects(stack.outbox.requestCancel({ orderId: order.id, requester: null, actor: 'cashier-1' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'order_already_canceled' && /refund it instead/.test(e.message));
+    await assert.rejects(stack.outbox.requestCancel({ orderId: order.id, requester: null, actor: 'cashier-1' }), (e: unknown) => e instanceof KioskFailure && e.code === 'order_already_canceled' && /refund it instead/.test(e.message));
   });
 });
 
 describe('refund request ids (issue 12: a repeated tap of the same request is one refund)', () => {
-  const refusedAsConflict = (e: unknown) => e instanceof OutboxRefusedError && e.code === 'refund_request_conflict' && /already recorded for another sale or amount/.test(e.message);
+  const refusedAsConflict = (e: unknown) => e instanceof KioskFailure && e.code === 'refund_request_conflict' && /already recorded for another sale or amount/.test(e.message);
 
   test('the same request id twice is one operation and one refund on the platform, sent with the key made when it was recorded', async () => {
     const order = await paidOrder();
@@ -428,7 +428,7 @@ describe('refund request ids (issue 12: a repeated tap of the same request is on
     const first = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-full-again' });
     assert.equal(first.state, 'queued');
     // Another request for the same order is a second refund: the queued full one leaves nothing.
-    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-full-other' }), (e: unknown) => e instanceof OutboxRefusedError && e.code === 'refund_in_progress');
+    await assert.rejects(stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-full-other' }), (e: unknown) => e instanceof KioskFailure && e.code === 'refund_in_progress');
     const again = await stack.outbox.requestRefund({ orderId: order.id, approver: null, actor: 'manager-ana', requestId: 'req-full-again' });
     assert.equal(again.id, first.id);
   });

@@ -10,9 +10,9 @@ import { dispatch } from '../../../../electron/core/api-dispatch.ts';
 import { KIOSK_ERRORS, kioskError } from '../../../../shared/kiosk-errors.ts';
 import { refuse } from '../../../../shared/kiosk-failure.ts';
 import { csvProblem } from '../../../../shared/catalog-problems.ts';
-import { OutboxRefusedError } from '../../../../electron/core/outbox/outbox.ts';
+import { KioskFailure } from '../../../../shared/kiosk-failure.ts';
 import { PlatformCallError, PlatformNetworkError } from '../../../../electron/core/platform/errors.ts';
-import { DamagedRowError } from '../../../../electron/core/store/order-rows.ts';
+import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 
 function setup(over: Partial<GuardServices> = {}) {
   const logged: string[] = [];
@@ -130,8 +130,8 @@ describe('fail: the boundary maps every throw through the table', () => {
       [refuse('invalid_csv', undefined, { details: ['line 2: zero'], problems }), { ...kioskError('invalid_csv'), details: ['line 2: zero'], problems }],
       [refuse('training_busy'), kioskError('training_busy')],
       [new VaultUnavailableError('No keychain service is reachable.'), { code: 'keychain_unavailable', message: 'No keychain service is reachable.', retryable: false }],
-      [new OutboxRefusedError('cannot_refund_order', 'Order ORD1 cannot be refunded.'), { code: 'cannot_refund_order', message: 'Order ORD1 cannot be refunded.', retryable: false }],
-      [new OutboxRefusedError('refund_request_conflict', 'Already recorded.'), { code: 'refund_request_conflict', message: 'Already recorded.', retryable: false }],
+      [new KioskFailure('cannot_refund_order', 'Order ORD1 cannot be refunded.'), { code: 'cannot_refund_order', message: 'Order ORD1 cannot be refunded.', retryable: false }],
+      [new KioskFailure('refund_request_conflict', 'Already recorded.'), { code: 'refund_request_conflict', message: 'Already recorded.', retryable: false }],
       // The platform's own status decides retryable (style guide 8), and its details come along.
       [new PlatformCallError(503, 'service_unavailable', 'Temporarily unavailable; retry.', ['x']), { code: 'service_unavailable', message: 'Temporarily unavailable; retry.', details: ['x'], retryable: true }],
       [new PlatformCallError(409, 'order_already_canceled', 'Only created.'), { code: 'order_already_canceled', message: 'Only created.', details: [], retryable: false }],

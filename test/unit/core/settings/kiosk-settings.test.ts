@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyPatch, effectiveRelay, effectiveSettings, relayUrlProblem, sameUrl, storedSettingsSchema, type LaunchDefaults } from '../../../../electron/core/settings/kiosk-settings.ts';
 import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
-import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
+import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 import { SettingsRepo } from '../../../../electron/core/store/settings-repo.ts';
 
 const training: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: 'CL', relay: { url: 'http://127.0.0.1:40001', key: 'launch-key' } };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { KioskStoreError, KIOSK_MIGRATIONS, openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { CatalogRepo, DuplicateCodeError, type CatalogFields } from '../../../../electron/core/store/catalog-repo.ts';
-import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
+import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 
 let dir: string;
 let file: string;

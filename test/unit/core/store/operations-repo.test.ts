@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { KIOSK_MIGRATIONS, openKioskDatabase, KioskStoreError } from '../../../../electron/core/store/database.ts';
-import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
+import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 import { OperationsRepo, OperationStateError } from '../../../../electron/core/store/operations-repo.ts';
 import { sampleOrder } from '../../../support/sample-order.ts';
 

@@ -3,7 +3,8 @@
 import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KioskStoreError } from '../../../../electron/core/store/database.ts';
-import { DamagedRowError, ORDERS_SQL, OrdersRepo, REFERENCE_SEEK_CAP } from '../../../../electron/core/store/orders-repo.ts';
+import { ORDERS_SQL, OrdersRepo, REFERENCE_SEEK_CAP } from '../../../../electron/core/store/orders-repo.ts';
+import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 import { sampleOrder, withRefunds } from '../../../support/sample-order.ts';
 import { queryPlan, useKioskDatabase } from '../../../support/kiosk-db.ts';
 

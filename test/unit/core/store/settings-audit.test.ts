@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { openKioskDatabase, KioskStoreError } from '../../../../electron/core/store/database.ts';
-import { DamagedRowError } from '../../../../electron/core/store/orders-repo.ts';
+import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 import { SettingsRepo } from '../../../../electron/core/store/settings-repo.ts';
 import { AuditLog } from '../../../../electron/core/store/audit-log.ts';
 
