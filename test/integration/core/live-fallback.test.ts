@@ -7,6 +7,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Relay } from '../../../relay/app.ts';
 import { startSandboxRelay } from '../../support/relay-harness.ts';
+import { waitFor } from '../../support/wait-for.ts';
 import { startNotifyingSandbox, newKey, orderBody, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
 import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../support/fakes/tracked-order-store.ts';
@@ -101,14 +102,6 @@ async function pay(orderId: string): Promise<void> {
   h.clock.advance(5000);
   const reply = await h.request('POST', `/sandbox/orders/${orderId}/pay`, { body: { outcome: 'approved' } });
   assert.equal(reply.status, 200, reply.text);
-}
-
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 test('relay stopped: an order paid meanwhile arrives by polling, while the relay is down', async () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Relay } from '../../../relay/app.ts';
 import { startSandboxRelay } from '../../support/relay-harness.ts';
+import { waitFor } from '../../support/wait-for.ts';
 import { startNotifyingSandbox, newKey, orderBody, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
@@ -97,14 +98,6 @@ async function forge(orderId: string, status: string, version: unknown): Promise
   });
   const ack = await postWebhookAck(relayUrl, { secret, dataId: orderId, body, tsSeconds: Math.floor(h.sandbox.clock.now() / 1000) });
   assert.equal(ack.status, 200, `the relay takes a validly signed request (${JSON.stringify(ack.body)})`);
-}
-
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 test('a forged "processed" for an unpaid order: the kiosk GETs it, the platform says created, Paid is never shown; the genuine payment then is', async () => {

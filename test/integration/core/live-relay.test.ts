@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Relay } from '../../../relay/app.ts';
 import { startSandboxRelay } from '../../support/relay-harness.ts';
+import { waitFor } from '../../support/wait-for.ts';
 import { startNotifyingSandbox, newKey, orderBody, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import type { OrderTracker } from '../../../electron/core/live/order-tracker.ts';
 import { MemoryTrackedOrderStore } from '../../support/fakes/tracked-order-store.ts';
@@ -116,14 +117,6 @@ async function pay(orderId: string): Promise<void> {
   h.clock.advance(5000);
   const reply = await h.request('POST', `/sandbox/orders/${orderId}/pay`, { body: { outcome: 'approved' } });
   assert.equal(reply.status, 200, reply.text);
-}
-
-async function waitFor(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Both webhooks of an order (created, processed) acknowledged by the relay. */
