@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRelay, type Relay, type RelayOptions } from '../../relay/app.ts';
+import { pointWebhooksAt, type Harness, type SellerWithToken } from './sandbox-harness.ts';
 
 export interface TempRelay {
   relay: Relay;
@@ -28,6 +29,26 @@ export async function startTempRelay(prefix: string, options: Omit<RelayOptions,
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A relay in front of the sandbox `h`: it checks `secret`, serves kiosk `key` for every POS of `seller`, shares the
+ * sandbox's clock (the signature's ts comes from it), retries streams after 20 ms (quick reconnects; the subscriber
+ * honours it as its minimum), listens on 127.0.0.1:0, and the seller's webhooks are pointed at it. In memory unless
+ * `extra.dataFile` says otherwise; `extra` overrides any of these. The caller closes it.
+ */
+export async function startSandboxRelay(h: Harness, seller: SellerWithToken, secret: string, key: string, extra: Partial<RelayOptions> = {}): Promise<{ relay: Relay; url: string }> {
+  const relay = await buildRelay({
+    platformUrl: h.url,
+    webhookSecrets: [secret],
+    kioskKeys: [{ key, userId: seller.user_id, posIds: null }],
+    clock: { now: () => h.sandbox.clock.now() },
+    stream: { retryMs: 20 },
+    ...extra,
+  });
+  const url = await relay.listen(0);
+  await pointWebhooksAt(h, seller.client_id, `${url}/notifications/webhook`);
+  return { relay, url };
 }
 
 /** The value of one sample in Prometheus text (`labels` as written between the braces); 0 when it is absent. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { DamagedRowError, jsonColumn, readColumns } from './row-reader.ts';
-import { personColumns, personIn } from './person-columns.ts';
+import { personColumns, personIn, personParams } from './person-columns.ts';
 import { StatementCache } from './statements.ts';
 import { CURRENCIES, type Currency } from '../../../shared/money.ts';
 import type { PersonRef } from '../../../shared/day-api.ts';
@@ -111,7 +111,7 @@ export class CashRepo {
     this.#run(
       `INSERT INTO cash_sales (id, request_id, external_reference, created_at, currency, amount_minor, tendered_minor, qr_order_id, qr_amount_minor, description, cashier_id, cashier_name, shift_id)
        VALUES (@id, @requestId, @externalReference, @createdAt, @currency, @amountMinor, @tenderedMinor, @qrOrderId, @qrAmountMinor, @description, @cashierId, @cashierName, @shiftId)`,
-      { ...row, cashierId: row.cashier?.id ?? null, cashierName: row.cashier?.name ?? null, cashier: undefined },
+      { ...row, ...personParams('cashier', row.cashier), cashier: undefined },
     );
   }
 
@@ -136,15 +136,7 @@ export class CashRepo {
     this.#run(
       `INSERT INTO cash_movements (id, request_id, kind, sale_id, at, currency, amount_minor, reason, by_id, by_name, approved_by_id, approved_by_name, shift_id)
        VALUES (@id, @requestId, @kind, @saleId, @at, @currency, @amountMinor, @reason, @byId, @byName, @approvedById, @approvedByName, @shiftId)`,
-      {
-        ...row,
-        byId: row.by?.id ?? null,
-        byName: row.by?.name ?? null,
-        approvedById: row.approvedBy?.id ?? null,
-        approvedByName: row.approvedBy?.name ?? null,
-        by: undefined,
-        approvedBy: undefined,
-      },
+      { ...row, ...personParams('by', row.by), ...personParams('approvedBy', row.approvedBy), by: undefined, approvedBy: undefined },
     );
   }
 
@@ -187,7 +179,7 @@ export class CashRepo {
     const changes = this.#run(
       `UPDATE tills SET counted_minor = @countedMinor, expected_minor = @expectedMinor, denominations = @denominations, counted_at = @at, counted_by_id = @byId, counted_by_name = @byName
        WHERE shift_id = @shiftId AND counted_minor IS NULL`,
-      { shiftId, countedMinor: count.countedMinor, expectedMinor: count.expectedMinor, denominations: count.denominations ? JSON.stringify(count.denominations) : null, at: count.at, byId: count.by.id, byName: count.by.name },
+      { shiftId, countedMinor: count.countedMinor, expectedMinor: count.expectedMinor, denominations: count.denominations ? JSON.stringify(count.denominations) : null, at: count.at, ...personParams('by', count.by) },
     );
     return changes > 0;
   }

@@ -40,18 +40,8 @@ const fieldsSchema = z.object({
     .nullable(),
   categoryId: z.string().min(1).max(64).nullable(),
 });
-const rowSchema = z.object({
-  id: z.string().min(1).max(64),
-  title: z.string(),
-  unit_price_minor: z.number(),
-  currency: z.string(),
-  unit_measure: z.string(),
-  external_code: z.string().nullable(),
-  barcode: z.string().nullable(),
-  category_id: z.string().nullable(),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
-});
+// A stored item: its fields under the same rules, its id, and when it was made and last changed (kiosk clock, ms).
+const itemSchema = fieldsSchema.extend({ id: z.string().min(1).max(64), createdAt: z.number().int(), updatedAt: z.number().int() });
 
 // issue 29: the barcode and category live beside the item (migrations.ts, the barcode/category step).
 const SELECT_ITEM = 'SELECT c.*, x.barcode, x.category_id FROM catalog c LEFT JOIN catalog_item_codes x ON x.item_id = c.id';
@@ -174,22 +164,25 @@ function columns(fields: CatalogFields): Omit<CatalogFields, 'barcode' | 'catego
 }
 
 function readRow(raw: unknown): CatalogRow {
-  const r = readColumns('catalog', rowSchema, raw);
-  const fields = fieldsSchema.safeParse({
-    title: r.title,
-    unitPriceMinor: r.unit_price_minor,
-    currency: r.currency,
-    unitMeasure: r.unit_measure,
-    externalCode: r.external_code,
-    barcode: r.barcode,
-    categoryId: r.category_id,
+  const c = raw as Record<string, unknown>;
+  // The columns under their CatalogRow names, checked once by the rules the writes obey.
+  const item = readColumns('catalog', itemSchema, {
+    id: c.id,
+    title: c.title,
+    unitPriceMinor: c.unit_price_minor,
+    currency: c.currency,
+    unitMeasure: c.unit_measure,
+    externalCode: c.external_code,
+    barcode: c.barcode,
+    categoryId: c.category_id,
+    createdAt: c.created_at,
+    updatedAt: c.updated_at,
   });
-  if (!fields.success) throw new DamagedRowError('catalog', r.id, firstIssue(fields.error));
   // A price the wire format cannot carry (over 12 integer digits) is as damaged as a missing one.
   try {
-    formatAmount(fields.data.unitPriceMinor, fields.data.currency);
+    formatAmount(item.unitPriceMinor, item.currency);
   } catch (error) {
-    throw new DamagedRowError('catalog', r.id, `unit price: ${(error as Error).message}`);
+    throw new DamagedRowError('catalog', item.id, `unit price: ${(error as Error).message}`);
   }
-  return { id: r.id, ...fields.data, createdAt: r.created_at, updatedAt: r.updated_at };
+  return item;
 }

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { KioskStoreError } from './database.ts';
 import { readRow, type StoredOrder } from './order-rows.ts';
 import { oneOrNull } from './row-reader.ts';
+import { personParams } from './person-columns.ts';
 import { prepareAll, StatementCache, type Statements } from './statements.ts';
 import { filteredListSql, filteredSearchSql, newestFirst, type OrderFilter, type OrderKey } from './order-filters.ts';
 import type { Clock } from '../ports.ts';
@@ -126,7 +127,7 @@ export class OrdersRepo {
    * a sale charged again after no answer is the same sale, by whoever charged it first.
    */
   attribute(id: string, cashier: { id: string; name: string } | null, shiftId: string | null): void {
-    this.#statements.attribute.run({ id, cashierId: cashier?.id ?? null, cashierName: cashier?.name ?? null, shiftId });
+    this.#statements.attribute.run({ id, ...personParams('cashier', cashier), shiftId });
   }
 
   /** The statement of `sql` (one of ORDERS_SQL) for a listing filtered by cashier or shift, prepared once per shape. */

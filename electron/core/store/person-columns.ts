@@ -17,3 +17,10 @@ export function personIn<P extends string>(row: Record<PersonColumnNames<P>, str
   const name = row[`${prefix}_name`];
   return id !== null && name !== null ? { id, name } : null;
 }
+
+type PersonParamNames<N extends string> = `${N}Id` | `${N}Name`;
+
+/** The named parameters `@<name>Id` and `@<name>Name` a statement writes a person's columns from; both null for nobody. */
+export function personParams<N extends string>(name: N, person: PersonRef | null): Record<PersonParamNames<N>, string | null> {
+  return { [`${name}Id`]: person?.id ?? null, [`${name}Name`]: person?.name ?? null } as Record<PersonParamNames<N>, string | null>;
+}

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { readRow } from './order-rows.ts';
 import { DamagedRowError, jsonColumn, oneOrNull, readColumns } from './row-reader.ts';
-import { personColumns, personIn } from './person-columns.ts';
+import { personColumns, personIn, personParams } from './person-columns.ts';
 import { prepareAll, type Statements } from './statements.ts';
 import { newestFirst } from './order-filters.ts';
 import { decimalString } from '../../../shared/schemas/common.ts';
@@ -141,8 +141,7 @@ export class ReportsRepo {
         until: report.until,
         shiftId: report.shiftId,
         closedAt: report.generatedAt,
-        byId: closedBy.id,
-        byName: closedBy.name,
+        ...personParams('by', closedBy),
         body: JSON.stringify({ ...report, number: null, closedBy }),
       });
       return { ...report, number: Number(lastInsertRowid), closedBy };

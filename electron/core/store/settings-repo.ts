@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { KioskStoreError } from './database.ts';
-import { DamagedRowError } from './row-reader.ts';
+import { DamagedRowError, jsonColumn } from './row-reader.ts';
 
 /** One key of the settings table as a small typed store (the session meta, the relay cursor, a setting). */
 export interface KeyValue<T> {
@@ -42,16 +42,7 @@ export class SettingsRepo {
     const row = this.#get.get(key) as { value: unknown } | undefined;
     if (row === undefined) return null;
     if (typeof row.value !== 'string') throw new DamagedRowError('settings', key, 'value is not text');
-    let value: unknown;
-    try {
-      value = JSON.parse(row.value);
-    } catch {
-      throw new DamagedRowError('settings', key, 'value is not JSON');
-    }
-    if (!schema) return value as T;
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new DamagedRowError('settings', key, parsed.error.issues[0]?.message ?? 'value does not fit');
-    return parsed.data;
+    return schema ? jsonColumn('settings', key, 'value', row.value, schema) : (jsonColumn('settings', key, 'value', row.value) as T);
   }
 
   /** Stores `value` as JSON (undefined deletes). Throws KioskStoreError for a value JSON cannot hold or one carrying a token. */

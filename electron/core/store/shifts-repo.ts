@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { oneOrNull, readColumns } from './row-reader.ts';
-import { personColumns, personIn } from './person-columns.ts';
+import { personColumns, personIn, personParams } from './person-columns.ts';
 import { prepareAll, type Statements } from './statements.ts';
 import type { PersonRef, Shift } from '../../../shared/day-api.ts';
 
@@ -39,7 +39,7 @@ export class ShiftsRepo {
   /** Opens a shift; null (nothing written) when one is already open. */
   open(id: string, openedAt: string, by: PersonRef): Shift | null {
     try {
-      this.#statements.open.run({ id, openedAt, byId: by.id, byName: by.name });
+      this.#statements.open.run({ id, openedAt, ...personParams('by', by) });
     } catch (error) {
       if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') return null;
       throw error;
@@ -58,7 +58,7 @@ export class ShiftsRepo {
 
   /** Closes shift `id` if still open (`by` null: the kiosk closed it); the shift as it is now, null when there is none. */
   close(id: string, closedAt: string, by: PersonRef | null, note: string | null, auto: boolean): Shift | null {
-    this.#statements.close.run({ id, closedAt, byId: by?.id ?? null, byName: by?.name ?? null, note, auto: auto ? 1 : 0 });
+    this.#statements.close.run({ id, closedAt, ...personParams('by', by), note, auto: auto ? 1 : 0 });
     return this.get(id);
   }
 

@@ -5,8 +5,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import type { Relay } from '../../../relay/app.ts';
+import { startSandboxRelay } from '../../support/relay-harness.ts';
+import { newKey, orderBody, startSandbox, learnWebhookSecret, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
 import { MemoryTrackedOrderStore, isAwaitingPayment } from '../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
@@ -37,15 +38,7 @@ after(async () => {
 
 /** A relay pointed at by the sandbox's webhook setting; in memory (this file never restarts one). */
 async function startRelay(): Promise<{ relay: Relay; url: string }> {
-  const relay = await buildRelay({
-    platformUrl: h.url,
-    webhookSecrets: [secret],
-    kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
-    clock: { now: () => h.sandbox.clock.now() },
-    stream: { retryMs: 20 },
-  });
-  const url = await relay.listen(0);
-  await pointWebhooksAt(h, seller.client_id, `${url}/notifications/webhook`);
+  const { relay, url } = await startSandboxRelay(h, seller, secret, KEY);
   let closed = false;
   cleanups.push(async () => {
     if (!closed) await relay.close();

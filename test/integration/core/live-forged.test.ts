@@ -5,8 +5,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import type { Relay } from '../../../relay/app.ts';
+import { startSandboxRelay } from '../../support/relay-harness.ts';
+import { newKey, orderBody, startSandbox, learnWebhookSecret, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { postWebhookAck } from '../../support/relay-webhooks.ts';
 import { FetchOrdersPort } from '../../support/orders-port.ts';
 import { LiveStatus } from '../../../electron/core/live/live-status.ts';
@@ -27,15 +28,7 @@ before(async () => {
   h = await startSandbox({ sweepIntervalMs: 50 });
   seller = await h.seller('AR', ['POS001']);
   secret = await learnWebhookSecret(h, seller.client_id);
-  relay = await buildRelay({
-    platformUrl: h.url,
-    webhookSecrets: [secret],
-    kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
-    clock: { now: () => h.sandbox.clock.now() },
-    stream: { retryMs: 20 },
-  });
-  relayUrl = await relay.listen(0);
-  await pointWebhooksAt(h, seller.client_id, `${relayUrl}/notifications/webhook`);
+  ({ relay, url: relayUrl } = await startSandboxRelay(h, seller, secret, KEY));
 });
 
 after(async () => {

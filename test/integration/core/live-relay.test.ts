@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
-import { newKey, orderBody, startSandbox, learnWebhookSecret, pointWebhooksAt, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import type { Relay } from '../../../relay/app.ts';
+import { startSandboxRelay } from '../../support/relay-harness.ts';
+import { newKey, orderBody, startSandbox, learnWebhookSecret, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import type { OrderTracker } from '../../../electron/core/live/order-tracker.ts';
 import { MemoryTrackedOrderStore } from '../../support/fakes/tracked-order-store.ts';
 import { isFinalOrder } from '../../../shared/order-status.ts';
@@ -35,19 +36,12 @@ before(async () => {
   seller = await h.seller('AR', ['POS001']);
   const secret = await learnWebhookSecret(h, seller.client_id);
   dir = mkdtempSync(join(tmpdir(), 'live-relay-'));
-  relay = await buildRelay({
-    platformUrl: h.url,
-    webhookSecrets: [secret],
-    kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
+  ({ relay, url: relayUrl } = await startSandboxRelay(h, seller, secret, KEY, {
     dataFile: join(dir, 'relay.db'),
-    // The signature's ts comes from the sandbox clock; the relay shares it (plus an offset within the 300 s tolerance).
+    // The relay's clock runs ahead of the sandbox's by an offset within the 300 s tolerance.
     clock: { now: () => h.sandbox.clock.now() + relayAheadMs },
     retentionMs: RETENTION_MS,
-    // A short retry hint keeps reconnects quick in tests (the subscriber honours it as its minimum).
-    stream: { retryMs: 20 },
-  });
-  relayUrl = await relay.listen(0);
-  await pointWebhooksAt(h, seller.client_id, `${relayUrl}/notifications/webhook`);
+  }));
 });
 
 after(async () => {

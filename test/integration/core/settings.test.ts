@@ -13,6 +13,7 @@ import { learnWebhookSecret, pointWebhooksAt } from '../../support/sandbox-harne
 import { dispatch } from '../../../electron/core/api-dispatch.ts';
 import type { KioskSettings, Result } from '../../../shared/kiosk-api.ts';
 import { PIN, lastConnectivity, relayStatus, startLiveCore, startTrainingCore, until } from '../../support/kiosk-cores.ts';
+import { FIXED_SETTING_DEFAULTS } from '../../support/setting-defaults.ts';
 
 const storedSettings = (dir: string): unknown => {
   const db = new Database(join(dir, 'kiosk.sqlite'), { readonly: true });
@@ -67,20 +68,13 @@ describe('what is stored', () => {
       const view = await k.core.api.getSettings({});
       assert.ok(view.ok);
       assert.deepEqual(view.value, {
+        ...FIXED_SETTING_DEFAULTS,
         posId: k.platform.posId,
-        qrMode: 'dynamic',
-        expiration: 'PT5M',
         language: 'es-AR',
         relayUrl: k.platform.relayUrl,
         relayKeySet: true,
         platformUrl: k.platform.platformUrl,
         countryCode: 'AR',
-        storeName: null,
-        printerName: null,
-        soundOnPayment: true,
-        updateFeedUrl: null,
-        maintenanceWindow: '03:00-05:00',
-        paymentDiscounts: [],
         hasPin: true,
       });
       // Through the boundary wrapper, as the shells call it: the contract's schema trims the names.

@@ -11,12 +11,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { extract } from 'tar';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRelay, type Relay } from '../../../relay/app.ts';
+import type { Relay } from '../../../relay/app.ts';
+import { startSandboxRelay } from '../../support/relay-harness.ts';
 import { compose } from '../../../electron/core/compose.ts';
 import type { KioskCore } from '../../../electron/core/kiosk-core.ts';
 import { MemoryVault } from '../../../electron/core/vault/memory-vault.ts';
 import { createLogger } from '../../../electron/core/host/logger.ts';
-import { learnWebhookSecret, pointWebhooksAt, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
+import { learnWebhookSecret, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
 import { lastConnectivity, PIN, until } from '../../support/kiosk-cores.ts';
 import type { KioskEvent, KioskOrder } from '../../../shared/kiosk-api.ts';
 
@@ -85,17 +86,8 @@ before(async () => {
   seller = await h.seller('AR', ['CAJA-1']);
   const secret = await learnWebhookSecret(h, seller.client_id);
   dir = mkdtempSync(join(tmpdir(), 'unconfirmed-'));
-  relay = await buildRelay({
-    platformUrl: h.url,
-    webhookSecrets: [secret],
-    kioskKeys: [{ key: KEY, userId: seller.user_id, posIds: null }],
-    dataFile: join(dir, 'relay.db'),
-    // The signature's ts comes from the sandbox clock; the relay shares it.
-    clock: { now: () => h.sandbox.clock.now() },
-    stream: { retryMs: 20 },
-  });
-  const relayUrl = await relay.listen(0);
-  await pointWebhooksAt(h, seller.client_id, `${relayUrl}/notifications/webhook`);
+  let relayUrl: string;
+  ({ relay, url: relayUrl } = await startSandboxRelay(h, seller, secret, KEY, { dataFile: join(dir, 'relay.db') }));
   proxy = await startProxy(h.url);
   mkdirSync(join(dir, 'kiosk'));
   core = await compose({

@@ -3,54 +3,10 @@
 // clear message and no stack trace.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { SandboxCli } from '../../support/sandbox-cli.ts';
 
-const repoRoot = path.join(import.meta.dirname, '..', '..', '..');
-const children = new Set<ChildProcess>();
-after(() => {
-  for (const child of children) child.kill('SIGKILL');
-});
-
-function start(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = start(args);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** Starts a sandbox and resolves with its first stdout line and its URL once it announces them. */
-function serve(args: string[]): Promise<{ child: ChildProcess; url: string; line: string }> {
-  const child = start(args);
-  let stdout = '';
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
-      if (match && stdout.includes('\n')) resolve({ child, url: match[0], line: stdout.split('\n')[0] ?? '' });
-    });
-    child.on('close', (code) => reject(new Error(`the sandbox exited with ${code} before announcing its URL: ${stderr}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.on('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
+const cli = new SandboxCli();
+after(() => cli.killAll());
 
 async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- wire JSON
   const reply = await fetch(url, init);
@@ -59,7 +15,7 @@ async function json(url: string, init?: RequestInit): Promise<{ status: number; 
 
 describe('sandbox --profile (issue 26)', { concurrency: true }, () => {
   it('--profile documented: says so, GET /sandbox/profile agrees, and orders are ORDTST + 26 in ARG', async () => {
-    const { child, url, line } = await serve(['--port', '0', '--profile', 'documented']);
+    const { child, url, line } = await cli.serve(['--port', '0', '--profile', 'documented']);
     try {
       assert.match(line, /\(profile: documented\)$/);
       assert.deepEqual((await json(`${url}/sandbox/profile`)).body, { profile: 'documented' });
@@ -78,18 +34,18 @@ describe('sandbox --profile (issue 26)', { concurrency: true }, () => {
       assert.match(order.body.id, /^ORDTST[A-Z0-9]{26}$/);
       assert.equal(order.body.country_code, 'ARG');
     } finally {
-      assert.equal(await stop(child), 0);
+      assert.equal(await cli.stop(child), 0);
     }
   });
 
   it('without --profile (or with --profile seed) the profile is seed and the line says nothing more', async () => {
     for (const args of [['--port', '0'], ['--port', '0', '--profile=seed']]) {
-      const { child, url, line } = await serve(args);
+      const { child, url, line } = await cli.serve(args);
       try {
         assert.doesNotMatch(line, /profile/);
         assert.deepEqual((await json(`${url}/sandbox/profile`)).body, { profile: 'seed' });
       } finally {
-        assert.equal(await stop(child), 0);
+        assert.equal(await cli.stop(child), 0);
       }
     }
   });
@@ -99,7 +55,7 @@ describe('sandbox --profile (issue 26)', { concurrency: true }, () => {
     [['--port', '0', '--profile'], /--profile needs one of seed, documented, got nothing/],
   ] as const) {
     it(`refuses ${JSON.stringify(args)} with exit code 2 and a clear message`, async () => {
-      const exit = await run([...args]);
+      const exit = await cli.run([...args]);
       assert.equal(exit.code, 2);
       assert.match(exit.stderr, message);
       assert.match(exit.stderr, /--profile NAME/, 'the usage names the flag');

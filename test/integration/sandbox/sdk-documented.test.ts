@@ -4,50 +4,22 @@
 // as the SDK error for the documented status. platform-facts "Official Node SDK facts": maxRetries 0, one config per call.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppConfig } from 'mercadopago/dist/utils/config/index.js';
-import { MercadoPagoConfig, MercadoPagoError, MPBadRequestError, Order } from 'mercadopago';
-import type { CreateOrderRequest } from 'mercadopago/dist/clients/order/create/types.js';
+import { MPBadRequestError, Order } from 'mercadopago';
 import { newKey, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-
-const appConfig = AppConfig as unknown as { BASE_URL: string };
-type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the SDK's types omit QR fields
-
-function sdkConfig(accessToken: string): MercadoPagoConfig {
-  return new MercadoPagoConfig({ accessToken, options: { maxRetries: 0, timeout: 5_000 } });
-}
-
-function qrOrder(externalReference: string, amount: string): CreateOrderRequest {
-  return {
-    type: 'qr',
-    external_reference: externalReference,
-    total_amount: amount,
-    config: { qr: { external_pos_id: 'POS001', mode: 'dynamic' } } as CreateOrderRequest['config'],
-    transactions: { payments: [{ amount }] },
-  };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<MercadoPagoError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof MercadoPagoError, `expected a MercadoPagoError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the SDK call resolved; it was expected to reject');
-}
+import { pointSdkAt, qrOrder, rejection, sdkConfig, type Loose } from '../../support/official-sdk.ts';
 
 describe('the official SDK drives the documented profile (issue 26)', () => {
   let h: Harness;
   let seller: SellerWithToken;
-  const originalBaseUrl = appConfig.BASE_URL;
+  let restoreSdk = () => {};
 
   before(async () => {
     h = await startSandbox({ profile: 'documented' });
     seller = await h.seller('AR');
-    appConfig.BASE_URL = h.url;
+    restoreSdk = pointSdkAt(h.url);
   });
   after(async () => {
-    appConfig.BASE_URL = originalBaseUrl;
+    restoreSdk();
     await h?.close();
   });
 

@@ -4,73 +4,33 @@
 // (the idempotency key among them) leak into later calls made with the same config object.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppConfig } from 'mercadopago/dist/utils/config/index.js';
-import {
-  MercadoPagoConfig,
-  MercadoPagoError,
-  MPBadRequestError,
-  MPIdempotencyError,
-  MPNotFoundError,
-  OAuth,
-  Order,
-} from 'mercadopago';
+import { MPBadRequestError, MPIdempotencyError, MPNotFoundError, OAuth, Order } from 'mercadopago';
 import type { CreateOrderRequest } from 'mercadopago/dist/clients/order/create/types.js';
 import { newKey, startSandbox, type Harness, type SellerWithToken } from '../../support/sandbox-harness.ts';
-
-/** AppConfig.BASE_URL is declared readonly but read on every call (platform-facts): this view may set it. */
-const appConfig = AppConfig as unknown as { BASE_URL: string };
+import { pointSdkAt, qrOrder, rejection, sdkConfig, type Loose } from '../../support/official-sdk.ts';
 
 const REDIRECT_URI = 'https://kiosk.example/oauth/callback';
 const ORDER_ID = /^ORD[A-Z0-9]{26}$/;
 
-/** A fresh config per call (the SDK's options leak), no retries so a failure shows at once, a short timeout. */
-function sdkConfig(accessToken: string): MercadoPagoConfig {
-  return new MercadoPagoConfig({ accessToken, options: { maxRetries: 0, timeout: 5_000 } });
-}
-
-/**
- * seed 4.3, dynamic mode. The SDK's CreateOrderRequest types config for online orders only (no config.qr), so the QR
- * config goes through a cast: the wire body is exactly what the seed documents.
- */
-function qrOrder(externalReference: string, amount: string): CreateOrderRequest {
-  return {
-    type: 'qr',
-    external_reference: externalReference,
-    total_amount: amount,
-    description: 'Two coffees',
-    expiration_time: 'PT10M',
-    config: { qr: { external_pos_id: 'POS001', mode: 'dynamic' } } as CreateOrderRequest['config'],
-    transactions: { payments: [{ amount }] },
-  };
-}
-
-/** Fields the SDK's response types do not declare (config.qr, reference_id …) are read through this view. */
-type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the SDK's types omit QR fields
-
-async function rejection(promise: Promise<unknown>): Promise<MercadoPagoError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof MercadoPagoError, `expected a MercadoPagoError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the SDK call resolved; it was expected to reject');
+/** seed 4.3, dynamic mode, with a description and an expiration. */
+function coffeeOrder(externalReference: string, amount: string): CreateOrderRequest {
+  return qrOrder(externalReference, amount, { description: 'Two coffees', expiration_time: 'PT10M' });
 }
 
 describe('the official SDK (mercadopago 3.x) drives the sandbox', () => {
   let h: Harness;
   let seller: SellerWithToken;
-  const originalBaseUrl = appConfig.BASE_URL;
+  let restoreSdk = () => {};
   let accessToken = '';
 
   before(async () => {
     h = await startSandbox();
     seller = await h.seller('AR', ['POS001']);
-    appConfig.BASE_URL = h.url;
+    restoreSdk = pointSdkAt(h.url);
   });
 
   after(async () => {
-    appConfig.BASE_URL = originalBaseUrl;
+    restoreSdk();
     await h?.close();
   });
 
@@ -117,7 +77,7 @@ describe('the official SDK (mercadopago 3.x) drives the sandbox', () => {
   test('Order.create (dynamic QR) and Order.get return the order as the seed describes it', async () => {
     assert.ok(accessToken, 'the OAuth test must run first');
     const key = newKey();
-    const created: Loose = await new Order(sdkConfig(accessToken)).create({ body: qrOrder('sdk-sale-1', '100.00'), requestOptions: { idempotencyKey: key } });
+    const created: Loose = await new Order(sdkConfig(accessToken)).create({ body: coffeeOrder('sdk-sale-1', '100.00'), requestOptions: { idempotencyKey: key } });
     assert.equal(created.api_response.status, 201);
     assert.match(created.id, ORDER_ID);
     assert.equal(created.user_id, seller.user_id);
@@ -141,7 +101,7 @@ describe('the official SDK (mercadopago 3.x) drives the sandbox', () => {
     assert.equal(created.integration_data?.application_id, seller.client_id);
 
     // The same key and body again: the stored response is replayed, no second order.
-    const replay: Loose = await new Order(sdkConfig(accessToken)).create({ body: qrOrder('sdk-sale-1', '100.00'), requestOptions: { idempotencyKey: key } });
+    const replay: Loose = await new Order(sdkConfig(accessToken)).create({ body: coffeeOrder('sdk-sale-1', '100.00'), requestOptions: { idempotencyKey: key } });
     assert.equal(replay.id, created.id);
     assert.deepEqual(replay.api_response.headers['x-idempotent-replayed'], ['true']);
 
@@ -155,7 +115,7 @@ describe('the official SDK (mercadopago 3.x) drives the sandbox', () => {
 
   test('Order.cancel cancels a second order in status created', async () => {
     const order = new Order(sdkConfig(accessToken));
-    const created: Loose = await order.create({ body: qrOrder('sdk-sale-2', '25.50'), requestOptions: { idempotencyKey: newKey() } });
+    const created: Loose = await order.create({ body: coffeeOrder('sdk-sale-2', '25.50'), requestOptions: { idempotencyKey: newKey() } });
     const canceled: Loose = await new Order(sdkConfig(accessToken)).cancel({ id: created.id, requestOptions: { idempotencyKey: newKey() } });
     assert.equal(canceled.api_response.status, 200);
     assert.equal(canceled.id, created.id);
@@ -260,7 +220,7 @@ describe('the official SDK (mercadopago 3.x) drives the sandbox', () => {
 
   test('the SDK options leak: one config reused for create then cancel resends the create key, which is refused', async () => {
     const shared = sdkConfig(accessToken);
-    const created: Loose = await new Order(shared).create({ body: qrOrder('sdk-sale-3', '10.00'), requestOptions: { idempotencyKey: newKey() } });
+    const created: Loose = await new Order(shared).create({ body: coffeeOrder('sdk-sale-3', '10.00'), requestOptions: { idempotencyKey: newKey() } });
     // No requestOptions here: the create's idempotencyKey is still in shared.options and goes out with the cancel.
     const leaked = await rejection(new Order(shared).cancel({ id: created.id }));
     assert.ok(leaked instanceof MPIdempotencyError);

@@ -23,6 +23,7 @@ import {
 } from '../../../shared/settings-table.ts';
 import { patchSchemaOf, settingsPatchSchema, storedSchemaOf, storedSettingsSchema } from '../../../shared/settings-schemas.ts';
 import { kioskInputs, type KioskSettings } from '../../../shared/kiosk-api.ts';
+import { FIXED_SETTING_DEFAULTS } from '../../support/setting-defaults.ts';
 
 /** Compile-time: `A` and `B` are the same type (the assignment of `true` fails to compile otherwise). */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -44,18 +45,11 @@ describe("the kiosk's table", () => {
 
   test('nothing stored: each row\'s default, the launch\'s where the row takes it from the launch', () => {
     assert.deepEqual(settingsInForce(SETTINGS, {}, context), {
+      ...FIXED_SETTING_DEFAULTS,
       posId: 'CAJA-1',
-      qrMode: 'dynamic',
-      expiration: 'PT5M',
       language: 'es-CL',
       relayUrl: 'http://127.0.0.1:40001',
       countryCode: null,
-      storeName: null,
-      printerName: null,
-      soundOnPayment: true,
-      updateFeedUrl: null,
-      maintenanceWindow: '03:00-05:00',
-      paymentDiscounts: [],
     });
     assert.equal(settingsInForce(SETTINGS, {}, { ...context, countryCode: null }).language, 'es-AR');
     // Every default fits its own row's patch schema (a default the manager could not set back is a bug).

@@ -1,6 +1,7 @@
 import type { KioskError, KioskInput, Result } from '../../../../shared/kiosk-api.ts';
 import type { KioskState } from '../../lib/kiosk.svelte.ts';
 import { i18n, t } from '../../lib/i18n.svelte.ts';
+import { whileBusy } from '../../lib/attempt.ts';
 
 export type SettingsPatch = KioskInput<'updateSettings'>['patch'];
 
@@ -67,16 +68,10 @@ export class ManagerSession {
    * failure (and the screen locks when the PIN was refused). Resolves to the value, or null when it failed.
    */
   async run<T>(call: () => Promise<Result<T>>, done: string | null = t('settings.saved'), pending: string = t('settings.saving')): Promise<T | null> {
-    this.busy = true;
     this.problem = null;
     this.details = [];
     this.notice = pending;
-    let response: Result<T>;
-    try {
-      response = await call();
-    } finally {
-      this.busy = false;
-    }
+    const response = await whileBusy(this, call);
     if (response.ok) {
       this.notice = done;
       return response.value;

@@ -10,6 +10,7 @@ import { applyPatch, effectiveRelay, effectiveSettings, relayUrlProblem, sameUrl
 import { openKioskDatabase } from '../../../../electron/core/store/database.ts';
 import { DamagedRowError } from '../../../../electron/core/store/row-reader.ts';
 import { SettingsRepo } from '../../../../electron/core/store/settings-repo.ts';
+import { FIXED_SETTING_DEFAULTS } from '../../../support/setting-defaults.ts';
 
 const training: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: 'CL', relay: { url: 'http://127.0.0.1:40001', key: 'launch-key' } };
 const live: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: null, relay: null };
@@ -17,18 +18,11 @@ const live: LaunchDefaults = { posId: 'CAJA-1', trainingCountry: null, relay: nu
 describe('effective settings', () => {
   test('nothing saved: the launch\'s defaults, the language of the country', () => {
     assert.deepEqual(effectiveSettings({}, training), {
+      ...FIXED_SETTING_DEFAULTS,
       posId: 'CAJA-1',
-      qrMode: 'dynamic',
-      expiration: 'PT5M',
       language: 'es-CL',
       relayUrl: 'http://127.0.0.1:40001',
       countryCode: 'CL',
-      storeName: null,
-      printerName: null,
-      soundOnPayment: true,
-      updateFeedUrl: null,
-      maintenanceWindow: '03:00-05:00',
-      paymentDiscounts: [],
     });
     assert.equal(effectiveSettings({}, live).language, 'es-AR');
     assert.equal(effectiveSettings({ countryCode: 'BR' }, live).language, 'pt-BR');
