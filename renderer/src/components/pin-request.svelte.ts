@@ -1,5 +1,6 @@
 import type { Result } from '../../../shared/kiosk-api.ts';
 import { i18n } from '../lib/i18n.svelte.ts';
+import { attempt } from '../lib/attempt.ts';
 
 /**
  * One KioskApi call behind a PIN typed on a PinPad (style guide 15: a small state class): a manager's PIN for a list
@@ -27,21 +28,17 @@ export class PinRequest<Target> {
   }
 
   /**
-   * Runs `call` with the typed PIN, busy meanwhile, and empties the pad after it either way (a refused PIN is typed
-   * again; a used one is not kept in memory). Resolves to the call's answer; on failure its error is in `problem`,
-   * in words. `target` stays: the screen decides what follows a success.
+   * Runs `call` with the typed PIN as lib/attempt.ts runs a call (busy meanwhile, the last problem cleared first), and
+   * empties the pad after it either way (a refused PIN is typed again; a used one is not kept in memory). Resolves to
+   * the value; when the core refused, to null with the refusal in words in `problem`. `target` stays: the screen
+   * decides what follows a success.
    */
-  async run<T>(call: (pin: string) => Promise<Result<T>>): Promise<Result<T>> {
-    this.busy = true;
-    this.problem = null;
-    let answer: Result<T>;
+  async run<T>(call: (pin: string) => Promise<Result<T>>): Promise<T | null> {
+    const pin = this.pin;
     try {
-      answer = await call(this.pin);
+      return await attempt(this, () => call(pin), (error) => i18n.error(error));
     } finally {
-      this.busy = false;
       this.pin = '';
     }
-    if (!answer.ok) this.problem = i18n.error(answer.error);
-    return answer;
   }
 }
