@@ -44,6 +44,7 @@ export const CSV_PROBLEM_VALUES = {
   barcode_check_digit: ['value'],
   barcode_duplicate: ['value', 'firstLine'],
   barcode_taken: ['value', 'title'],
+  code_is_barcode: ['value', 'title'],
   category_invalid: ['value', 'max'],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -108,6 +109,7 @@ const ENGLISH: Record<CsvProblemCode, (v: Record<string, string | number>) => st
   barcode_check_digit: (v) => `barcode ${v.value} has a wrong check digit (its last digit); check it or scan it again`,
   barcode_duplicate: (v) => `barcode ${v.value} is also on line ${v.firstLine}`,
   barcode_taken: (v) => `barcode ${v.value} already belongs to the catalog item ${q(v.title)}`,
+  code_is_barcode: (v) => `external_code ${v.value} is already the barcode of the catalog item ${q(v.title)}`,
   category_invalid: (v) => `category ${q(v.value)} is longer than ${v.max} characters or has a control character`,
 };
 

@@ -11,6 +11,7 @@ import { formatAmount, parseAmount, type Currency } from '../../../shared/money.
 import { csvProblem, csvProblemText, cutCell, type CsvProblem } from '../../../shared/catalog-problems.ts';
 import { MAX_EXTERNAL_CODE } from '../../../shared/platform-limits.ts';
 import { refuse, type KioskFailure } from '../../../shared/kiosk-failure.ts';
+import { sameFields } from '../../../shared/same-fields.ts';
 
 // A catalog call refused throws refuse(code) (issue 28, shared/kiosk-failure.ts), and nothing was written. An
 // invalid_csv refusal carries its problems twice, in the same order: `problems` for the screen to word in its language,
@@ -77,14 +78,17 @@ export class Catalog {
       const existing = input.id === undefined ? null : this.#repo.get(input.id);
       if (input.id !== undefined && !existing) throw refuse('item_not_found', `There is no catalog item ${input.id}.`);
       const externalCode = input.externalCode === undefined ? (existing?.externalCode ?? null) : input.externalCode;
-      if (externalCode !== null) {
-        const holder = this.#repo.byCode(externalCode);
-        if (holder && holder.id !== existing?.id) throw duplicateCode(externalCode, holder);
-      }
       const barcode = input.barcode === undefined ? (existing?.barcode ?? null) : input.barcode;
+      // issue 29 "Scanner": a scan looks its code up as a barcode, then as an external_code, so one value names one
+      // item whichever column holds it: another item's barcode is no code for this one, nor its code a barcode here.
+      const other = (holder: CatalogRow | null): CatalogRow | null => (holder !== null && holder.id !== existing?.id ? holder : null);
+      if (externalCode !== null) {
+        const holder = other(this.#repo.byCode(externalCode)) ?? other(this.#repo.byBarcode(externalCode));
+        if (holder) throw duplicateCode(externalCode, holder);
+      }
       if (barcode !== null) {
-        const holder = this.#repo.byBarcode(barcode);
-        if (holder && holder.id !== existing?.id) throw refuse('duplicate_barcode', `The barcode ${barcode} already belongs to "${holder.title}".`);
+        const holder = other(this.#repo.byBarcode(barcode)) ?? other(this.#repo.byCode(barcode));
+        if (holder) throw refuse('duplicate_barcode', `The barcode ${barcode} already belongs to "${holder.title}".`);
       }
       const categoryId = input.categoryId === undefined ? (existing?.categoryId ?? null) : input.categoryId;
       if (categoryId !== null && !this.#categories.get(categoryId)) throw refuse('category_not_found', `There is no category ${categoryId}.`);
@@ -208,6 +212,9 @@ function barcodeReason(problem: 'length' | 'characters' | 'check_digit'): string
   return 'a barcode holds only letters, digits, - and _';
 }
 
+/** What an item is, as a row of the CSV says it: a row that says the same of every one changes nothing. */
+const CATALOG_FIELDS = ['title', 'unitPriceMinor', 'currency', 'unitMeasure', 'externalCode', 'barcode', 'categoryId'] as const satisfies ReadonlyArray<keyof CatalogFields>;
+
 type ImportPlan =
   | { ok: true; added: CatalogFields[]; updated: Array<{ id: string; fields: CatalogFields }>; unchanged: number }
   | { ok: false; problems: CsvProblem[] };
@@ -249,9 +256,16 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
       barcode: row.barcode ?? match?.barcode ?? null,
       categoryId: row.category === null ? (match?.categoryId ?? null) : (categoryIds.get(row.category.toLowerCase()) ?? null),
     };
-    const barcodeHolder = fields.barcode === null ? undefined : byBarcode.get(fields.barcode);
-    if (barcodeHolder && barcodeHolder.id !== match?.id) {
+    // issue 29 "Scanner": one value names one item, as a barcode or as a code (CatalogService.save).
+    const taken = (holder: CatalogRow | undefined): CatalogRow | undefined => (holder && holder.id !== match?.id ? holder : undefined);
+    const barcodeHolder = fields.barcode === null ? undefined : (taken(byBarcode.get(fields.barcode)) ?? taken(byCode.get(fields.barcode)));
+    if (barcodeHolder) {
       problems.push(csvProblem(row.line, 'barcode_taken', { value: fields.barcode ?? '', title: cutCell(barcodeHolder.title) }));
+      continue;
+    }
+    const codeAsBarcode = fields.externalCode === null ? undefined : taken(byBarcode.get(fields.externalCode));
+    if (codeAsBarcode) {
+      problems.push(csvProblem(row.line, 'code_is_barcode', { value: fields.externalCode ?? '', title: cutCell(codeAsBarcode.title) }));
       continue;
     }
     if (!match) {
@@ -264,15 +278,7 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
       continue;
     }
     matchedBy.set(match.id, row.line);
-    const same =
-      match.title === fields.title &&
-      match.unitPriceMinor === fields.unitPriceMinor &&
-      match.currency === fields.currency &&
-      match.unitMeasure === fields.unitMeasure &&
-      match.externalCode === fields.externalCode &&
-      match.barcode === fields.barcode &&
-      match.categoryId === fields.categoryId;
-    if (same) unchanged += 1;
+    if (sameFields<CatalogFields>(match, fields, CATALOG_FIELDS)) unchanged += 1;
     else updated.push({ id: match.id, fields });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, added, updated, unchanged };

@@ -42,6 +42,7 @@ const csvEn: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   barcode_check_digit: 'Line {line}: the barcode {value} has a wrong check digit (its last digit). Check it or scan it again.',
   barcode_duplicate: 'Line {line}: the barcode {value} is also on line {firstLine}.',
   barcode_taken: 'Line {line}: the barcode {value} already belongs to the product “{title}”.',
+  code_is_barcode: 'Line {line}: the code {value} is already the barcode of the product “{title}”.',
   category_invalid: 'Line {line}: the category “{value}” is longer than {max} characters or has a line break.',
 };
 const csvEs: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
@@ -76,6 +77,7 @@ const csvEs: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   barcode_check_digit: 'Línea {line}: el código de barras {value} tiene mal el dígito de control (el último). Revíselo o escanéelo de nuevo.',
   barcode_duplicate: 'Línea {line}: el código de barras {value} también está en la línea {firstLine}.',
   barcode_taken: 'Línea {line}: el código de barras {value} ya es del producto “{title}”.',
+  code_is_barcode: 'Línea {line}: el código {value} ya es el código de barras del producto “{title}”.',
   category_invalid: 'Línea {line}: la categoría “{value}” tiene más de {max} caracteres o un salto de línea.',
 };
 const csvPt: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
@@ -110,6 +112,7 @@ const csvPt: Record<Exclude<CsvProblemCode, CountedCsvCode>, string> = {
   barcode_check_digit: 'Linha {line}: o código de barras {value} tem o dígito de controle (o último) errado. Confira ou escaneie de novo.',
   barcode_duplicate: 'Linha {line}: o código de barras {value} também está na linha {firstLine}.',
   barcode_taken: 'Linha {line}: o código de barras {value} já é do produto “{title}”.',
+  code_is_barcode: 'Linha {line}: o código {value} já é o código de barras do produto “{title}”.',
   category_invalid: 'Linha {line}: a categoria “{value}” tem mais de {max} caracteres ou uma quebra de linha.',
 };
 

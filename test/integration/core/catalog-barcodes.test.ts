@@ -45,6 +45,41 @@ describe('barcodes and categories (ARS)', () => {
     assert.equal(cleared.value.barcode, null);
   });
 
+  test('one value names one item: another item\'s code is refused as a barcode, another item\'s barcode as a code, by hand and by CSV', async () => {
+    // issue 29 "Scanner": a scan tries the barcodes, then the codes; a value in both columns of two items would hide one.
+    const coffee = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: 'Café molido', unitPrice: '2500', unitMeasure: 'unit', externalCode: 'CAFE-MOLIDO-1' } });
+    assert.ok(coffee.ok, JSON.stringify(coffee));
+    const bread = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: 'Pan lactal', unitPrice: '1800', unitMeasure: 'unit', barcode: 'PAN-LACTAL-77' } });
+    assert.ok(bread.ok, JSON.stringify(bread));
+
+    const barcodeIsCode = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: 'Té', unitPrice: '900', unitMeasure: 'unit', barcode: 'CAFE-MOLIDO-1' } });
+    assert.ok(!barcodeIsCode.ok);
+    assert.equal(barcodeIsCode.error.code, 'duplicate_barcode');
+    assert.match(barcodeIsCode.error.message, /Café molido/);
+    const codeIsBarcode = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: 'Té', unitPrice: '900', unitMeasure: 'unit', externalCode: 'PAN-LACTAL-77' } });
+    assert.ok(!codeIsBarcode.ok);
+    assert.equal(codeIsBarcode.error.code, 'duplicate_code');
+    assert.match(codeIsBarcode.error.message, /Pan lactal/);
+    // The same item may carry one value in both columns: a scan finds it either way.
+    const flour = await k.core.api.saveCatalogItem({ pin: PIN, item: { title: 'Harina', unitPrice: '1100', unitMeasure: 'kg', externalCode: 'HARINA-000' } });
+    assert.ok(flour.ok, JSON.stringify(flour));
+    const own = await k.core.api.saveCatalogItem({ pin: PIN, item: { id: flour.value.id, title: 'Harina', unitPrice: '1100', unitMeasure: 'kg', barcode: 'HARINA-000' } });
+    assert.ok(own.ok, JSON.stringify(own));
+    assert.equal(own.value.barcode, 'HARINA-000');
+
+    const csv = 'title,unit_price,unit_measure,external_code,barcode\nTé verde,950,unit,,CAFE-MOLIDO-1\nTé negro,950,unit,PAN-LACTAL-77,\nMate cocido,700,unit,MATE-1,\n';
+    const imported = await k.core.api.importCatalog({ pin: PIN, csv });
+    assert.ok(!imported.ok);
+    assert.equal(imported.error.code, 'invalid_csv');
+    assert.deepEqual(imported.error.problems?.map((p) => [p.line, p.code, p.values['title']]), [
+      [2, 'barcode_taken', 'Café molido'],
+      [3, 'code_is_barcode', 'Pan lactal'],
+    ]);
+    const catalog = await k.core.api.listCatalog({});
+    assert.ok(catalog.ok);
+    assert.equal(catalog.value.some((i) => i.title.startsWith('Té') || i.title === 'Mate cocido'), false, 'a refused import adds nothing');
+  });
+
   test('categories: added, renamed (the id stays), a name taken whatever its case refused, removed (its items keep none)', async () => {
     const drinks = await k.core.api.saveCategory({ pin: PIN, category: { name: 'Bebidas' } });
     assert.ok(drinks.ok, JSON.stringify(drinks));
