@@ -222,7 +222,8 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
     if (barcodeCheck && !barcodeCheck.ok) {
       problems.push(csvProblem(at, barcodeCheck.problem === 'check_digit' ? 'barcode_check_digit' : 'barcode_invalid', { value: cutCell(barcode) }));
     } else if (barcode !== '') {
-      const first = barcodeLines.get(barcode);
+      // issue 29 "Scanner": a scan tries barcodes, then codes, so a value names one row as either (CatalogService.save).
+      const first = barcodeLines.get(barcode) ?? codeLines.get(barcode);
       if (first !== undefined) problems.push(csvProblem(at, 'barcode_duplicate', { value: barcode, firstLine: first }));
       else barcodeLines.set(barcode, at);
     }
@@ -230,7 +231,9 @@ export function parseCatalogCsv(text: string, currency: Currency): CatalogCsvPar
     if (category.length > MAX_CATEGORY_NAME || CONTROL.test(category)) problems.push(csvProblem(at, 'category_invalid', { value: cutCell(category), max: MAX_CATEGORY_NAME }));
     if (problems.length > before || !price.ok) continue;
     if (code !== '') {
-      const first = codeLines.get(code);
+      // The row's own barcode may be its code too: only another row's barcode is a clash.
+      const asBarcode = barcodeLines.get(code);
+      const first = codeLines.get(code) ?? (asBarcode !== at ? asBarcode : undefined);
       if (first !== undefined) {
         problems.push(csvProblem(at, 'code_duplicate', { value: code, firstLine: first }));
         continue;

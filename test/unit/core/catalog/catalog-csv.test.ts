@@ -166,6 +166,17 @@ describe('catalog CSV', () => {
     ]);
   });
 
+  test('one value names one row, as a barcode or as a code: another row\'s code as a barcode, or its barcode as a code, names the first line', () => {
+    const clash = parseCatalogCsv('title,unit_price,unit_measure,external_code,barcode\nTé verde,9,u,TE-VERDE-01,\nTé negro,9,u,,TE-VERDE-01\nMate,7,u,,MATE-COCIDO-9\nMate cocido,7,u,MATE-COCIDO-9,\n', 'ARS');
+    assert.ok(!clash.ok);
+    assert.deepEqual(codes(clash.problems), [[3, 'barcode_duplicate'], [5, 'code_duplicate']]);
+    assert.deepEqual(english(clash.problems), ['line 3: barcode TE-VERDE-01 is also on line 2', 'line 5: external_code MATE-COCIDO-9 is also on line 4']);
+    // One row may hold the same value in both columns: a scan finds the same item either way.
+    const own = parseCatalogCsv('title,unit_price,unit_measure,external_code,barcode\nHarina,11,kg,HARINA-000,HARINA-000\n', 'ARS');
+    assert.ok(own.ok, own.ok ? '' : english(own.problems).join('; '));
+    assert.equal(own.rows[0]?.barcode, 'HARINA-000');
+  });
+
   test('a title with a line break (a quoted multi-line cell) is refused: titles are one line', () => {
     const parsed = parseCatalogCsv('title,unit_price,unit_measure\n"two\nlines",1,u\n', 'ARS');
     assert.ok(!parsed.ok);
