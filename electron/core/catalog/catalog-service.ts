@@ -82,14 +82,11 @@ export class Catalog {
       // issue 29 "Scanner": a scan looks its code up as a barcode, then as an external_code, so one value names one
       // item whichever column holds it: another item's barcode is no code for this one, nor its code a barcode here.
       const other = (holder: CatalogRow | null): CatalogRow | null => (holder !== null && holder.id !== existing?.id ? holder : null);
-      if (externalCode !== null) {
-        const holder = other(this.#repo.byCode(externalCode)) ?? other(this.#repo.byBarcode(externalCode));
-        if (holder) throw duplicateCode(externalCode, holder);
-      }
-      if (barcode !== null) {
-        const holder = other(this.#repo.byBarcode(barcode)) ?? other(this.#repo.byCode(barcode));
-        if (holder) throw refuse('duplicate_barcode', `The barcode ${barcode} already belongs to "${holder.title}".`);
-      }
+      const heldElsewhere = (value: string): CatalogRow | null => other(this.#repo.byCode(value)) ?? other(this.#repo.byBarcode(value));
+      const codeHolder = externalCode === null ? null : heldElsewhere(externalCode);
+      if (externalCode !== null && codeHolder) throw duplicateCode(externalCode, codeHolder);
+      const barcodeHolder = barcode === null ? null : heldElsewhere(barcode);
+      if (barcodeHolder) throw refuse('duplicate_barcode', `The barcode ${barcode} already belongs to "${barcodeHolder.title}".`);
       const categoryId = input.categoryId === undefined ? (existing?.categoryId ?? null) : input.categoryId;
       if (categoryId !== null && !this.#categories.get(categoryId)) throw refuse('category_not_found', `There is no category ${categoryId}.`);
       const fields: CatalogFields = { title: input.title, unitPriceMinor: price.minor, currency, unitMeasure: input.unitMeasure, externalCode, barcode, categoryId };
@@ -194,13 +191,17 @@ export class Catalog {
   /** The ids of the categories the rows name (lower-cased name → id), adding the ones the store does not have yet. */
   #categoryIdsFor(rows: readonly CatalogCsvRow[]): Map<string, string> {
     const ids = new Map<string, string>();
+    let stored = this.#categories.all().length;
     for (const row of rows) {
       if (row.category === null || ids.has(row.category.toLowerCase())) continue;
       const known = this.#categories.byName(row.category);
-      if (!known && this.#categories.all().length >= MAX_CATEGORIES) {
-        throw refuse('categories_full', `The file names more categories than the store keeps (${MAX_CATEGORIES}); nothing was imported.`);
+      if (known) {
+        ids.set(row.category.toLowerCase(), known.id);
+        continue;
       }
-      ids.set(row.category.toLowerCase(), known?.id ?? this.#categories.insert(this.#newId(), row.category).id);
+      if (stored >= MAX_CATEGORIES) throw refuse('categories_full', `The file names more categories than the store keeps (${MAX_CATEGORIES}); nothing was imported.`);
+      ids.set(row.category.toLowerCase(), this.#categories.insert(this.#newId(), row.category).id);
+      stored += 1;
     }
     return ids;
   }
@@ -258,12 +259,14 @@ function planImport(rows: CatalogCsvRow[], existing: CatalogRow[], currency: Cur
     };
     // issue 29 "Scanner": one value names one item, as a barcode or as a code (CatalogService.save).
     const taken = (holder: CatalogRow | undefined): CatalogRow | undefined => (holder && holder.id !== match?.id ? holder : undefined);
-    const barcodeHolder = fields.barcode === null ? undefined : (taken(byBarcode.get(fields.barcode)) ?? taken(byCode.get(fields.barcode)));
+    const heldElsewhere = (value: string | null) => (value === null ? undefined : (taken(byBarcode.get(value)) ?? taken(byCode.get(value))));
+    const barcodeHolder = heldElsewhere(fields.barcode);
     if (barcodeHolder) {
       problems.push(csvProblem(row.line, 'barcode_taken', { value: fields.barcode ?? '', title: cutCell(barcodeHolder.title) }));
       continue;
     }
-    const codeAsBarcode = fields.externalCode === null ? undefined : taken(byBarcode.get(fields.externalCode));
+    // The row's code never names another item by code (such a row matches that item), only by its barcode.
+    const codeAsBarcode = heldElsewhere(fields.externalCode);
     if (codeAsBarcode) {
       problems.push(csvProblem(row.line, 'code_is_barcode', { value: fields.externalCode ?? '', title: cutCell(codeAsBarcode.title) }));
       continue;
